@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "swift-crash-reporter",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "CrashReporter", targets: ["CrashReporter"]),
+        .library(name: "CrashReport", targets: ["CrashReport"]),
+        .executable(name: "crashreport", targets: ["crashreport"]),
+        .executable(name: "crash-test", targets: ["CrashTest"]),
+        .executable(name: "crash-reporter-benchmarks", targets: ["Benchmarks"]),
+    ],
+    targets: [
+        // Everything that runs inside the signal handler. See docs/signal-safety.md.
+        .target(
+            name: "CCrashReporter",
+            path: "CShims",
+            cSettings: [.define("_GNU_SOURCE")],
+            linkerSettings: [.linkedLibrary("z")]
+        ),
+        // zlib's inflate, for reading reports (the reader never links the handler's C target).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .target(name: "CrashReport", dependencies: ["CZlib"]),
+        .target(name: "CrashReporter", dependencies: ["CCrashReporter", "CrashReport"]),
+        .executableTarget(name: "crashreport", dependencies: ["CrashReport"]),
+
+        // The example service and the C functions it crashes in.
+        .target(name: "CCrashTestSupport", path: "Examples/CrashTest/CSupport"),
+        .executableTarget(
+            name: "CrashTest",
+            dependencies: ["CrashReporter", "CCrashTestSupport"],
+            path: "Examples/CrashTest/Sources"
+        ),
+
+        .executableTarget(
+            name: "Benchmarks",
+            dependencies: ["CrashReporter", "CrashReport"],
+            path: "Benchmarks/Sources"
+        ),
+
+        .testTarget(name: "CrashReporterTests", dependencies: ["CrashReporter", "CCrashReporter"]),
+        .testTarget(name: "CrashReportTests", dependencies: ["CrashReport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["CrashReport"]),
+    ]
+)
