@@ -1,0 +1,93 @@
+// Alternate signal stacks for every thread, so that a stack overflow reaches the handler.
+//
+// A thread that overflows its stack has no room left for the kernel to push a signal frame;
+// without an alternate stack the kernel kills the process silently. sigaltstack(2) is per
+// thread, so install gives the calling thread one, and threads started afterwards get one
+// from this file's pthread_create: the executable defines the symbol, so it interposes
+// libc's for every library (Foundation's Thread, Dispatch's workers, the Swift concurrency
+// pool); it starts the thread on a trampoline that maps the stack and then runs the real
+// start routine. The stack is unmapped by a thread-specific-data destructor at thread
+// exit. Before install the wrapper passes straight through. A thread created before
+// install can call scr_thread_prepare() itself.
+#include "internal.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define SCR_ALTSTACK_SIZE (64 * 1024)
+
+typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+static _Atomic(pthread_create_fn) g_real_create;
+static pthread_key_t g_stack_key;
+static pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
+
+// Async-signal-safe.
+size_t scr_altstack_size(void) { return SCR_ALTSTACK_SIZE + (size_t)getpagesize(); }
+
+// Not async-signal-safe (munmap at thread exit, outside any handler).
+static void release_stack(void *mapping) {
+    stack_t current;
+    if (sigaltstack(NULL, &current) == 0 && current.ss_sp == (char *)mapping + getpagesize()) {
+        stack_t off = {.ss_flags = SS_DISABLE};
+        sigaltstack(&off, NULL);
+    }
+    munmap(mapping, scr_altstack_size());
+}
+
+static void make_key(void) { pthread_key_create(&g_stack_key, release_stack); }
+
+// Not async-signal-safe (mmap, pthread_setspecific).
+int scr_thread_prepare(void) {
+    pthread_once(&g_key_once, make_key);
+    stack_t current;
+    if (sigaltstack(NULL, &current) != 0) return -1;
+    if (!(current.ss_flags & SS_DISABLE) && current.ss_size >= SCR_ALTSTACK_SIZE) return 0;
+    size_t page = (size_t)getpagesize();
+    char *mapping = mmap(NULL, scr_altstack_size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapping == MAP_FAILED) return -1;
+    mprotect(mapping, page, PROT_NONE); // a guard page below the stack
+    stack_t stack = {.ss_sp = mapping + page, .ss_size = SCR_ALTSTACK_SIZE, .ss_flags = 0};
+    if (sigaltstack(&stack, NULL) != 0) {
+        munmap(mapping, scr_altstack_size());
+        return -1;
+    }
+    pthread_setspecific(g_stack_key, mapping);
+    return 0;
+}
+
+typedef struct trampoline {
+    void *(*start)(void *);
+    void *arg;
+} trampoline;
+
+// Runs on the new thread: not a signal context.
+static void *start_prepared(void *p) {
+    trampoline t = *(trampoline *)p;
+    free(p);
+    scr_thread_prepare();
+    return t.start(t.arg);
+}
+
+// Not async-signal-safe (as libc's). Interposes libc's pthread_create; see the top.
+__attribute__((visibility("default"))) int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                                                          void *(*start)(void *), void *arg) {
+    pthread_create_fn real = atomic_load_explicit(&g_real_create, memory_order_acquire);
+    if (real == NULL) {
+        real = (pthread_create_fn)dlsym(RTLD_NEXT, "pthread_create");
+        if (real == NULL) return EAGAIN;
+        atomic_store_explicit(&g_real_create, real, memory_order_release);
+    }
+    if (!scr_is_installed()) return real(thread, attr, start, arg);
+    trampoline *t = malloc(sizeof *t);
+    if (t == NULL) return real(thread, attr, start, arg);
+    t->start = start;
+    t->arg = arg;
+    int r = real(thread, attr, start_prepared, t);
+    if (r != 0) free(t);
+    return r;
+}

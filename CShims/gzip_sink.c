@@ -1,0 +1,130 @@
+// The gzip sink: the report's JSON goes through zlib's deflate straight into the file.
+//
+// zlib allocates only through `zalloc`, which here is a bump allocator over an arena
+// reserved at install (reset for each stream, `zfree` does nothing), so deflate never
+// calls malloc. Everything else deflate does is computation over buffers we own, and the
+// output goes out with write(2). A smaller window (2^14) and memLevel 7 keep the arena at
+// 160 KiB; a report is a few tens of KiB of repetitive JSON, which that window covers.
+#include "internal.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define SCR_WINDOW_BITS 14
+#define SCR_MEM_LEVEL 7
+#define SCR_ARENA_SIZE (160 * 1024)
+#define SCR_IN_SIZE (16 * 1024)
+#define SCR_OUT_SIZE (16 * 1024)
+
+static struct {
+    char *arena;
+    size_t arena_used;
+    char *in;
+    unsigned char *out;
+    size_t mapped;
+    z_stream stream;
+    int fd;
+    bool write_failed;
+} g_gzip;
+
+// Async-signal-safe: a bump allocator over reserved memory.
+static voidpf arena_alloc(voidpf opaque, uInt items, uInt size) {
+    (void)opaque;
+    size_t bytes = ((size_t)items * size + 15u) & ~(size_t)15u;
+    if (g_gzip.arena_used + bytes > SCR_ARENA_SIZE) return Z_NULL;
+    void *p = g_gzip.arena + g_gzip.arena_used;
+    g_gzip.arena_used += bytes;
+    return p;
+}
+
+// Async-signal-safe.
+static void arena_free(voidpf opaque, voidpf address) {
+    (void)opaque;
+    (void)address;
+}
+
+// Not async-signal-safe (mmap); called once at install.
+int scr_gzip_reserve(void) {
+    if (g_gzip.arena != NULL) return 0;
+    size_t bytes = SCR_ARENA_SIZE + SCR_IN_SIZE + SCR_OUT_SIZE;
+    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) return -1;
+    g_gzip.arena = mem;
+    g_gzip.in = (char *)mem + SCR_ARENA_SIZE;
+    g_gzip.out = (unsigned char *)mem + SCR_ARENA_SIZE + SCR_IN_SIZE;
+    g_gzip.mapped = bytes;
+    return 0;
+}
+
+// Async-signal-safe.
+size_t scr_gzip_reserved_bytes(void) { return g_gzip.mapped; }
+
+// Async-signal-safe (write(2) only). A full disk marks the sink failed; nothing is retried.
+static void write_all(const unsigned char *p, size_t n) {
+    while (n > 0 && !g_gzip.write_failed) {
+        ssize_t r = write(g_gzip.fd, p, n);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            g_gzip.write_failed = true;
+            return;
+        }
+        p += r;
+        n -= (size_t)r;
+    }
+}
+
+// Async-signal-safe. Compresses what is pending in the writer with `flush` and writes
+// every full output buffer.
+static int pump(scr_writer *w, int flush) {
+    z_stream *s = &g_gzip.stream;
+    s->next_in = (Bytef *)w->buf;
+    s->avail_in = (uInt)w->len;
+    int r;
+    do {
+        s->next_out = g_gzip.out;
+        s->avail_out = SCR_OUT_SIZE;
+        r = deflate(s, flush);
+        if (r == Z_STREAM_ERROR) return -1;
+        write_all(g_gzip.out, SCR_OUT_SIZE - s->avail_out);
+    } while (s->avail_out == 0 || (flush == Z_FINISH && r != Z_STREAM_END));
+    w->len = 0;
+    return g_gzip.write_failed ? -1 : 0;
+}
+
+// Async-signal-safe.
+static void drain(scr_writer *w) {
+    if (pump(w, Z_NO_FLUSH) != 0) w->failed = true;
+}
+
+// Async-signal-safe: deflateInit2 allocates only from the arena.
+int scr_gzip_begin(int fd, scr_writer *w) {
+    if (g_gzip.arena == NULL) return -1;
+    g_gzip.arena_used = 0;
+    g_gzip.fd = fd;
+    g_gzip.write_failed = false;
+    memset(&g_gzip.stream, 0, sizeof g_gzip.stream);
+    g_gzip.stream.zalloc = arena_alloc;
+    g_gzip.stream.zfree = arena_free;
+    // windowBits + 16 asks zlib for a gzip header and trailer instead of zlib's.
+    if (deflateInit2(&g_gzip.stream, 6, Z_DEFLATED, SCR_WINDOW_BITS + 16, SCR_MEM_LEVEL, Z_DEFAULT_STRATEGY) != Z_OK) {
+        return -1;
+    }
+    w->buf = g_gzip.in;
+    w->cap = SCR_IN_SIZE;
+    w->len = 0;
+    w->failed = false;
+    w->drain = drain;
+    w->ctx = NULL;
+    return 0;
+}
+
+// Async-signal-safe. Flushes the rest, writes the gzip trailer. Returns 0 if every byte
+// reached the file.
+int scr_gzip_finish(scr_writer *w) {
+    int r = w->failed ? -1 : pump(w, Z_FINISH);
+    deflateEnd(&g_gzip.stream);
+    return r;
+}

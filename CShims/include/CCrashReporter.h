@@ -1,0 +1,100 @@
+// CCrashReporter: the part of swift-crash-reporter that runs inside the signal handler.
+//
+// This header holds only what Swift calls. Every exported symbol starts with `scr_`;
+// everything else in the target is `static` or hidden. Each function says whether it is
+// async-signal-safe; docs/signal-safety.md explains the handler call by call.
+#ifndef CCRASHREPORTER_H
+#define CCRASHREPORTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Bounds of a breadcrumb's fields, in bytes (a longer value is cut on a UTF-8 boundary).
+#define SCR_CATEGORY_MAX 31
+#define SCR_MESSAGE_MAX 127
+#define SCR_KEY_MAX 31
+#define SCR_VALUE_MAX 95
+#define SCR_MAX_PAIRS 4
+
+/// Largest ring the reporter accepts.
+#define SCR_MAX_BREADCRUMBS 4096
+
+/// What `scr_install` needs. Strings are copied; the caller may free them afterwards.
+typedef struct scr_config {
+    const char *pending_dir;      // absolute path of `<state>/pending`, must exist
+    const char *app_name;
+    const char *app_version;
+    const char *app_build;
+    const char *app_environment;
+    const char *home_dir;         // prefix shortened to `~` in image paths; NULL for none
+    uint32_t breadcrumb_capacity; // 0 disables breadcrumbs
+} scr_config;
+
+/// Result codes of `scr_install`.
+enum {
+    SCR_OK = 0,
+    SCR_ERR_ALREADY_INSTALLED = 1,
+    SCR_ERR_BAD_CONFIG = 2,
+    SCR_ERR_NO_MEMORY = 3,       // mmap of the reserved memory failed
+    SCR_ERR_SIGACTION = 4,       // errno holds the reason
+    SCR_ERR_PATH_TOO_LONG = 5,
+};
+
+/// Prepares everything the handler touches and installs the handlers for SIGSEGV, SIGBUS,
+/// SIGABRT, SIGILL, SIGTRAP and SIGFPE, saving the previous actions for chaining.
+/// Not async-signal-safe (it allocates, loads libunwind and reads files); call once.
+int scr_install(const scr_config *config);
+
+/// Turns capture on or off after install (the user opted out while the service runs): with
+/// capture off the handler writes nothing and only hands the signal on, and breadcrumbs are
+/// no longer recorded. Async-signal-safe.
+void scr_set_capture_enabled(int enabled);
+
+/// Whether `scr_install` succeeded in this process. Async-signal-safe.
+int scr_is_installed(void);
+
+/// Gives the calling thread an alternate signal stack if it has none, so that a stack
+/// overflow on it still reaches the handler. Threads started with pthread_create after
+/// `scr_install` get one automatically. Not async-signal-safe (mmap). Returns 0 on success.
+int scr_thread_prepare(void);
+
+/// Records one breadcrumb. `pairs` is a packed blob of up to SCR_MAX_PAIRS key/value
+/// pairs, each string as a little-endian uint16 length followed by its bytes; strings are
+/// truncated to their bounds on a UTF-8 boundary. Wait-free, never allocates, callable
+/// from any thread; a no-op until `scr_install` (or with capacity 0). Async-signal-safe.
+void scr_breadcrumb_record(uint8_t level,
+                           const char *category, size_t category_len,
+                           const char *message, size_t message_len,
+                           const uint8_t *pairs, size_t pairs_len);
+
+/// Replaces the breadcrumb ring with an empty one of `capacity` slots (0 turns breadcrumbs
+/// off). `scr_install` calls it; tests call it to start from a clean ring. Not
+/// async-signal-safe (mmap) and not safe while other threads record. Returns 0 on success.
+int scr_breadcrumbs_configure(uint32_t capacity);
+
+/// Writes the breadcrumbs section (`{"capacity":…,"torn":…,"items":[…]}`) as the handler
+/// would into `buffer`, NUL-terminated. Returns the length, or -1 if it did not fit.
+/// Async-signal-safe; exposed so that tests and the benchmark read the ring as the handler does.
+long scr_breadcrumbs_write_json(char *buffer, size_t capacity);
+
+/// Writes `bytes` as a JSON string literal (quotes included) truncated to `max_bytes` of
+/// input on a UTF-8 boundary, with control characters, quotes and backslashes escaped.
+/// Returns the output length, or -1 if it did not fit. Async-signal-safe; exposed for tests.
+long scr_json_write_string(char *buffer, size_t capacity, const char *bytes, size_t length, size_t max_bytes);
+
+/// Bytes reserved by `scr_install` (ring, deflate arena, buffers, image table, alternate
+/// stack of the installing thread). Async-signal-safe.
+size_t scr_reserved_bytes(void);
+
+/// Whether libunwind was found and warmed up at install. Async-signal-safe.
+int scr_unwinder_available(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

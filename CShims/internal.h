@@ -1,0 +1,103 @@
+// Internal declarations shared by the C files of CCrashReporter. Nothing here is called
+// from Swift; every symbol is hidden so that it cannot clash with the host program.
+#ifndef SCR_INTERNAL_H
+#define SCR_INTERNAL_H
+
+#ifndef _GNU_SOURCE
+#error "CCrashReporter needs _GNU_SOURCE (Package.swift sets it in cSettings)"
+#endif
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "CCrashReporter.h"
+
+#define SCR_HIDDEN __attribute__((visibility("hidden")))
+
+// ---- buffered writer (writer.c) -------------------------------------------------------
+// A writer appends into memory its owner supplies. When the memory is full it calls
+// `drain` (the gzip sink) to empty it; without `drain` it marks itself failed instead.
+typedef struct scr_writer {
+    char *buf;
+    size_t cap;
+    size_t len;
+    bool failed;
+    void (*drain)(struct scr_writer *w);
+    void *ctx;
+} scr_writer;
+
+SCR_HIDDEN void scr_w_bytes(scr_writer *w, const char *bytes, size_t n);
+SCR_HIDDEN void scr_w_cstr(scr_writer *w, const char *s);
+SCR_HIDDEN void scr_w_u64(scr_writer *w, uint64_t v);
+SCR_HIDDEN void scr_w_i64(scr_writer *w, int64_t v);
+SCR_HIDDEN void scr_w_hex(scr_writer *w, uint64_t v); // "0x…" with quotes
+SCR_HIDDEN size_t scr_utf8_cut(const char *s, size_t len, size_t max);
+
+// ---- JSON (json.c) ----------------------------------------------------------------------
+SCR_HIDDEN void scr_json_string(scr_writer *w, const char *s, size_t len, size_t max);
+SCR_HIDDEN void scr_json_cstring(scr_writer *w, const char *s, size_t max);
+SCR_HIDDEN void scr_json_key(scr_writer *w, const char *key); // "key": (writes a comma first if needed)
+SCR_HIDDEN void scr_json_comma(scr_writer *w, bool *first);
+
+// ---- breadcrumb ring (ring.c) -----------------------------------------------------------
+SCR_HIDDEN int scr_ring_setup(uint32_t capacity);
+SCR_HIDDEN void scr_ring_write_json(scr_writer *w);
+SCR_HIDDEN size_t scr_ring_reserved_bytes(void);
+SCR_HIDDEN void scr_ring_set_enabled(int enabled);
+
+// ---- images (images.c) ------------------------------------------------------------------
+SCR_HIDDEN int scr_images_capture(const char *home_dir);
+SCR_HIDDEN int scr_images_find(uintptr_t address);
+SCR_HIDDEN void scr_images_write_json(scr_writer *w);
+SCR_HIDDEN size_t scr_images_reserved_bytes(void);
+
+// ---- unwinder (unwinder.c) --------------------------------------------------------------
+#define SCR_MAX_FRAMES 256
+typedef struct scr_frame {
+    uintptr_t ip;
+    uintptr_t sp;
+} scr_frame;
+
+SCR_HIDDEN int scr_unwinder_load(void);
+// Fills `frames` from the signal context. Returns the count; *error is NULL or a reason.
+SCR_HIDDEN int scr_unwind(void *ucontext, scr_frame *frames, int max, bool *truncated, const char **error);
+
+// ---- registers and signal names (context.c, signals.c) ---------------------------------
+SCR_HIDDEN void scr_registers_write_json(scr_writer *w, const void *ucontext);
+SCR_HIDDEN uintptr_t scr_context_ip(const void *ucontext);
+SCR_HIDDEN uintptr_t scr_context_sp(const void *ucontext);
+SCR_HIDDEN const char *scr_signal_name(int sig);
+SCR_HIDDEN const char *scr_signal_code_name(int sig, int code);
+
+// ---- gzip sink (gzip_sink.c) --------------------------------------------------------------
+SCR_HIDDEN int scr_gzip_reserve(void);
+SCR_HIDDEN size_t scr_gzip_reserved_bytes(void);
+// Starts a gzip stream to `fd`; returns a writer whose drain compresses into the file.
+SCR_HIDDEN int scr_gzip_begin(int fd, scr_writer *w);
+SCR_HIDDEN int scr_gzip_finish(scr_writer *w);
+
+// ---- alternate stacks (altstack.c) ------------------------------------------------------
+SCR_HIDDEN size_t scr_altstack_size(void);
+
+// ---- the report (report.c) --------------------------------------------------------------
+SCR_HIDDEN int scr_report_prepare(const scr_config *config);
+SCR_HIDDEN size_t scr_report_reserved_bytes(void);
+// Writes the whole report for this crash and renames it into place. Returns 0 on success.
+SCR_HIDDEN int scr_report_write(int sig, siginfo_t *info, void *ucontext);
+
+// ---- fault recovery inside the handler (handler.c) -------------------------------------
+// Runs `fn(arg)`; if it faults (SIGSEGV/SIGBUS while reading memory it should not),
+// returns false instead of dying, so that the report goes on with what it has.
+SCR_HIDDEN bool scr_guarded(void (*fn)(void *), void *arg);
+
+// ---- small signal-safe helpers (util.c) -------------------------------------------------
+SCR_HIDDEN uint64_t scr_now_realtime_ms(void);
+SCR_HIDDEN uint64_t scr_now_boottime_ms(void);
+SCR_HIDDEN size_t scr_strlcpy(char *dst, const char *src, size_t cap);
+SCR_HIDDEN pid_t scr_gettid(void);
+
+#endif

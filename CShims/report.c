@@ -1,0 +1,312 @@
+// The report: its static parts are prepared at install (app and OS strings, the pending
+// directory, the process start time, the Swift runtime's fatal-error message slot); the
+// handler adds the crash's own parts and streams everything through the gzip sink into
+// `pending/<id>.crash.tmp`, then renames it to `.crash`.
+#include "internal.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define SCR_DIR_MAX 3900
+#define SCR_FIELD_MAX 128
+#define SCR_MESSAGE_BYTES 4095
+
+static struct {
+    char pending_dir[SCR_DIR_MAX];
+    char tmp_path[SCR_DIR_MAX + 64];
+    char final_path[SCR_DIR_MAX + 64];
+    char app_name[SCR_FIELD_MAX], app_version[SCR_FIELD_MAX], app_build[SCR_FIELD_MAX], app_env[SCR_FIELD_MAX];
+    char os_name[65], os_release[65], os_machine[65], os_distribution[SCR_FIELD_MAX];
+    uint64_t process_start_boot_ms;
+    pid_t pid;
+    _Atomic(const char *) *fatal_message_slot; // from swift_getFatalErrorMessageBuffer()
+    char message[SCR_MESSAGE_BYTES + 1];
+    size_t message_len;
+    scr_frame frames[SCR_MAX_FRAMES];
+} g_report;
+
+// Not async-signal-safe (stdio). PRETTY_NAME from /etc/os-release, without quotes.
+static void read_distribution(void) {
+    FILE *f = fopen("/etc/os-release", "r");
+    if (f == NULL) return;
+    char line[256];
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, "PRETTY_NAME=", 12) != 0) continue;
+        char *v = line + 12;
+        size_t n = strcspn(v, "\n");
+        v[n] = '\0';
+        if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+            v[n - 1] = '\0';
+            v++;
+        }
+        scr_strlcpy(g_report.os_distribution, v, sizeof g_report.os_distribution);
+        break;
+    }
+    fclose(f);
+}
+
+// Not async-signal-safe (stdio). When the process started, in CLOCK_BOOTTIME milliseconds.
+static uint64_t process_start_ms(void) {
+    FILE *f = fopen("/proc/self/stat", "r");
+    if (f == NULL) return scr_now_boottime_ms();
+    char buf[1024];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    // Field 22 (starttime, clock ticks since boot) counts from the last ')' (the name may hold spaces).
+    char *p = strrchr(buf, ')');
+    unsigned long long ticks = 0;
+    if (p == NULL || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+                            &ticks) != 1) {
+        return scr_now_boottime_ms();
+    }
+    long hz = sysconf(_SC_CLK_TCK);
+    return hz > 0 ? (uint64_t)(ticks * 1000ull / (unsigned long long)hz) : scr_now_boottime_ms();
+}
+
+// Not async-signal-safe; called once at install.
+int scr_report_prepare(const scr_config *config) {
+    if (strlen(config->pending_dir) >= SCR_DIR_MAX) return SCR_ERR_PATH_TOO_LONG;
+    scr_strlcpy(g_report.pending_dir, config->pending_dir, sizeof g_report.pending_dir);
+    scr_strlcpy(g_report.app_name, config->app_name, sizeof g_report.app_name);
+    scr_strlcpy(g_report.app_version, config->app_version, sizeof g_report.app_version);
+    scr_strlcpy(g_report.app_build, config->app_build, sizeof g_report.app_build);
+    scr_strlcpy(g_report.app_env, config->app_environment, sizeof g_report.app_env);
+    struct utsname u;
+    if (uname(&u) == 0) { // the node name (host name) is deliberately not kept
+        scr_strlcpy(g_report.os_name, u.sysname, sizeof g_report.os_name);
+        scr_strlcpy(g_report.os_release, u.release, sizeof g_report.os_release);
+        scr_strlcpy(g_report.os_machine, u.machine, sizeof g_report.os_machine);
+    }
+    read_distribution();
+    g_report.process_start_boot_ms = process_start_ms();
+    g_report.pid = getpid();
+    typedef _Atomic(const char *) *(*slot_fn)(void);
+    slot_fn get_slot = (slot_fn)dlsym(RTLD_DEFAULT, "swift_getFatalErrorMessageBuffer");
+    g_report.fatal_message_slot = get_slot != NULL ? get_slot() : NULL;
+    return SCR_OK;
+}
+
+// Async-signal-safe.
+size_t scr_report_reserved_bytes(void) { return sizeof g_report; }
+
+// Async-signal-safe: getrandom(2) without blocking, time and thread id as a fallback.
+static void make_report_id(char out[37]) {
+    static const char hex[] = "0123456789abcdef";
+    uint8_t b[16];
+    long got = syscall(SYS_getrandom, b, sizeof b, 0x0001 /* GRND_NONBLOCK */);
+    if (got != (long)sizeof b) {
+        uint64_t x = scr_now_realtime_ms() ^ ((uint64_t)scr_gettid() << 32) ^ (uint64_t)(uintptr_t)&b;
+        for (int i = 0; i < 16; i++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            b[i] = (uint8_t)x;
+        }
+    }
+    b[6] = (uint8_t)((b[6] & 0x0f) | 0x40); // version 4
+    b[8] = (uint8_t)((b[8] & 0x3f) | 0x80); // RFC 4122 variant
+    int o = 0;
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) out[o++] = '-';
+        out[o++] = hex[b[i] >> 4];
+        out[o++] = hex[b[i] & 0xf];
+    }
+    out[o] = '\0';
+}
+
+// Async-signal-safe. ISO-8601 UTC with milliseconds, from Unix milliseconds (days to
+// civil date after H. Hinnant's public-domain algorithm).
+static void write_iso_time(scr_writer *w, uint64_t ms) {
+    int64_t days = (int64_t)(ms / 86400000u);
+    uint64_t rem = ms % 86400000u;
+    int64_t z = days + 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    uint64_t doe = (uint64_t)(z - era * 146097);
+    uint64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t y = (int64_t)yoe + era * 400;
+    uint64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    uint64_t mp = (5 * doy + 2) / 153;
+    uint64_t d = doy - (153 * mp + 2) / 5 + 1;
+    uint64_t m = mp < 10 ? mp + 3 : mp - 9;
+    if (m <= 2) y++;
+    uint64_t parts[7] = {(uint64_t)y, m, d, rem / 3600000u, rem / 60000u % 60, rem / 1000u % 60, rem % 1000u};
+    static const int width[7] = {4, 2, 2, 2, 2, 2, 3};
+    static const char sep[7] = {'-', '-', 'T', ':', ':', '.', 'Z'};
+    scr_w_cstr(w, "\"");
+    for (int i = 0; i < 7; i++) {
+        char digits[4];
+        uint64_t v = parts[i];
+        for (int k = width[i] - 1; k >= 0; k--) {
+            digits[k] = (char)('0' + v % 10);
+            v /= 10;
+        }
+        scr_w_bytes(w, digits, (size_t)width[i]);
+        scr_w_bytes(w, &sep[i], 1);
+    }
+    scr_w_cstr(w, "\"");
+}
+
+// Reads the Swift runtime's fatal-error message. Runs under scr_guarded: the pointer comes
+// from the runtime and is only dereferenced here.
+static void read_fatal_message(void *unused) {
+    (void)unused;
+    g_report.message_len = 0;
+    if (g_report.fatal_message_slot == NULL) return;
+    const char *text = atomic_load(g_report.fatal_message_slot);
+    if (text == NULL) return;
+    size_t n = 0;
+    while (n < SCR_MESSAGE_BYTES && text[n] != '\0') {
+        g_report.message[n] = text[n];
+        n++;
+    }
+    while (n > 0 && (g_report.message[n - 1] == '\n' || g_report.message[n - 1] == ' ')) n--;
+    g_report.message_len = n;
+}
+
+typedef struct unwind_job {
+    void *ucontext;
+    int count;
+    bool truncated;
+    const char *error;
+} unwind_job;
+
+// Runs under scr_guarded: libunwind reads the stack, which may be damaged.
+static void run_unwind(void *p) {
+    unwind_job *job = p;
+    job->count = scr_unwind(job->ucontext, g_report.frames, SCR_MAX_FRAMES, &job->truncated, &job->error);
+}
+
+// Async-signal-safe. Builds "<dir>/<id><suffix>".
+static void make_path(char *out, size_t cap, const char *id, const char *suffix) {
+    size_t n = scr_strlcpy(out, g_report.pending_dir, cap);
+    n += scr_strlcpy(out + n, "/", cap - n);
+    n += scr_strlcpy(out + n, id, cap - n);
+    scr_strlcpy(out + n, suffix, cap - n);
+}
+
+static void write_field(scr_writer *w, const char *key, const char *value, size_t max, bool last) {
+    scr_json_key(w, key);
+    scr_json_cstring(w, value, max);
+    if (!last) scr_w_cstr(w, ",");
+}
+
+// Async-signal-safe: open, write, close, rename, unlink and the functions above.
+int scr_report_write(int sig, siginfo_t *info, void *ucontext) {
+    char id[37];
+    make_report_id(id);
+    make_path(g_report.tmp_path, sizeof g_report.tmp_path, id, ".crash.tmp");
+    make_path(g_report.final_path, sizeof g_report.final_path, id, ".crash");
+    int fd = open(g_report.tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return -1;
+    scr_writer writer;
+    scr_writer *w = &writer;
+    if (scr_gzip_begin(fd, w) != 0) {
+        close(fd);
+        unlink(g_report.tmp_path);
+        return -1;
+    }
+    uint64_t now = scr_now_realtime_ms();
+    uint64_t boot = scr_now_boottime_ms();
+
+    scr_w_cstr(w, "{\"schema_version\":1,\"report_id\":\"");
+    scr_w_cstr(w, id);
+    scr_w_cstr(w, "\",\"timestamp\":");
+    write_iso_time(w, now);
+    scr_w_cstr(w, ",\"timestamp_ms\":");
+    scr_w_u64(w, now);
+    scr_w_cstr(w, ",\"uptime_ms\":");
+    scr_w_u64(w, boot > g_report.process_start_boot_ms ? boot - g_report.process_start_boot_ms : 0);
+
+    scr_w_cstr(w, ",\"app\":{");
+    write_field(w, "name", g_report.app_name, 127, false);
+    write_field(w, "version", g_report.app_version, 127, false);
+    write_field(w, "build", g_report.app_build, 127, false);
+    write_field(w, "environment", g_report.app_env, 127, true);
+    scr_w_cstr(w, "},\"os\":{");
+    write_field(w, "name", g_report.os_name, 64, false);
+    write_field(w, "release", g_report.os_release, 64, false);
+    write_field(w, "machine", g_report.os_machine, 64, false);
+    write_field(w, "distribution", g_report.os_distribution, 127, true);
+
+    scr_w_cstr(w, "},\"crash\":{\"signal\":{\"number\":");
+    scr_w_u64(w, (uint64_t)sig);
+    scr_w_cstr(w, ",\"name\":\"");
+    scr_w_cstr(w, scr_signal_name(sig));
+    scr_w_cstr(w, "\",\"code\":");
+    scr_w_i64(w, info->si_code);
+    scr_w_cstr(w, ",\"code_name\":\"");
+    scr_w_cstr(w, scr_signal_code_name(sig, info->si_code));
+    scr_w_cstr(w, "\",\"address\":");
+    scr_w_hex(w, info->si_code > 0 ? (uint64_t)(uintptr_t)info->si_addr : 0);
+
+    scr_w_cstr(w, "},\"message\":");
+    if (scr_guarded(read_fatal_message, NULL) && g_report.message_len > 0) {
+        scr_json_string(w, g_report.message, g_report.message_len, SCR_MESSAGE_BYTES);
+    } else {
+        scr_w_cstr(w, "null");
+    }
+
+    pid_t tid = scr_gettid();
+    char thread_name[17] = {0};
+    prctl(PR_GET_NAME, thread_name, 0, 0, 0);
+    scr_w_cstr(w, ",\"thread\":{\"id\":");
+    scr_w_u64(w, (uint64_t)tid);
+    scr_w_cstr(w, ",\"name\":");
+    scr_json_cstring(w, thread_name, 15);
+    scr_w_cstr(w, tid == g_report.pid ? ",\"main\":true}" : ",\"main\":false}");
+
+    scr_w_cstr(w, ",\"registers\":");
+    scr_registers_write_json(w, ucontext);
+
+    unwind_job job = {.ucontext = ucontext, .count = 0, .truncated = false, .error = NULL};
+    if (!scr_guarded(run_unwind, &job)) {
+        job.error = "fault"; // the frames gathered before the fault are kept
+    }
+    if (job.count == 0) {
+        // Without libunwind, or if it failed at once, frame 0 still comes from the context.
+        g_report.frames[0].ip = scr_context_ip(ucontext);
+        g_report.frames[0].sp = scr_context_sp(ucontext);
+        job.count = 1;
+    }
+    scr_w_cstr(w, ",\"frames\":[");
+    for (int i = 0; i < job.count; i++) {
+        if (i > 0) scr_w_cstr(w, ",");
+        scr_w_cstr(w, "{\"ip\":");
+        scr_w_hex(w, g_report.frames[i].ip);
+        scr_w_cstr(w, ",\"sp\":");
+        scr_w_hex(w, g_report.frames[i].sp);
+        scr_w_cstr(w, i == 0 ? ",\"trust\":\"context\",\"image\":" : ",\"trust\":\"cfi\",\"image\":");
+        scr_w_i64(w, scr_images_find(g_report.frames[i].ip));
+        scr_w_cstr(w, "}");
+    }
+    scr_w_cstr(w, job.truncated ? "],\"frames_truncated\":true" : "],\"frames_truncated\":false");
+    scr_w_cstr(w, ",\"unwind_error\":");
+    if (job.error != NULL) {
+        scr_w_cstr(w, "\"");
+        scr_w_cstr(w, job.error);
+        scr_w_cstr(w, "\"");
+    } else {
+        scr_w_cstr(w, "null");
+    }
+
+    scr_w_cstr(w, "},\"images\":");
+    scr_images_write_json(w);
+    scr_w_cstr(w, ",\"breadcrumbs\":");
+    scr_ring_write_json(w);
+    scr_w_cstr(w, "}");
+
+    int r = scr_gzip_finish(w);
+    if (close(fd) != 0) r = -1;
+    if (r != 0 || rename(g_report.tmp_path, g_report.final_path) != 0) {
+        unlink(g_report.tmp_path); // a half-written report is worth less than the disk space
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,203 @@
+// The breadcrumb ring: fixed slots in memory reserved once, claimed by an atomic ticket.
+//
+// A producer takes ticket n with one fetch_add (wait-free: no loop, no lock), marks slot
+// n % size as "being written by n" (sequence 2n+1), copies its fields and publishes the
+// slot with sequence 2n+2. The reader (the signal handler, or a test) reads the newest
+// `capacity` tickets; a slot counts only if its sequence is 2n+2 before and after the copy,
+// otherwise it is "torn" (a writer was inside it, or a later lap overwrote it) and is left
+// out and counted. Slots are a power of two so that the index is a mask, not a division.
+#include "internal.h"
+
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+typedef struct scr_pair {
+    uint8_t key_len;
+    uint8_t value_len;
+    char key[SCR_KEY_MAX];
+    char value[SCR_VALUE_MAX];
+} scr_pair;
+
+typedef struct scr_slot {
+    _Atomic uint64_t seq;
+    uint64_t timestamp_ms;
+    uint8_t level;
+    uint8_t category_len;
+    uint8_t message_len;
+    uint8_t pair_count;
+    char category[SCR_CATEGORY_MAX];
+    char message[SCR_MESSAGE_MAX];
+    scr_pair pairs[SCR_MAX_PAIRS];
+} scr_slot;
+
+_Static_assert(SCR_CATEGORY_MAX < 256 && SCR_MESSAGE_MAX < 256 && SCR_KEY_MAX < 256 && SCR_VALUE_MAX < 256,
+               "field lengths are stored in one byte");
+
+static struct {
+    _Atomic uint64_t next;   // next ticket; on its own cache line
+    char pad[56];
+    scr_slot *slots;
+    uint64_t mask;           // slot count - 1
+    uint32_t capacity;       // newest N kept
+    size_t mapped;
+    _Atomic int disabled;
+} g_ring;
+
+// Async-signal-safe.
+void scr_ring_set_enabled(int enabled) { atomic_store_explicit(&g_ring.disabled, enabled ? 0 : 1, memory_order_relaxed); }
+
+// Not async-signal-safe (mmap, munmap). Not safe against concurrent producers: call it
+// before any thread records (install does, once).
+int scr_ring_setup(uint32_t capacity) {
+    if (capacity > SCR_MAX_BREADCRUMBS) return -1;
+    if (g_ring.slots != NULL) {
+        munmap(g_ring.slots, g_ring.mapped);
+        g_ring.slots = NULL;
+        g_ring.mapped = 0;
+    }
+    g_ring.capacity = capacity;
+    atomic_store(&g_ring.next, 0);
+    if (capacity == 0) return 0;
+    uint64_t size = 1;
+    while (size < capacity) size <<= 1;
+    size_t bytes = (size_t)size * sizeof(scr_slot);
+    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) return -1;
+    g_ring.mapped = bytes;
+    g_ring.mask = size - 1;
+    __atomic_store_n(&g_ring.slots, (scr_slot *)mem, __ATOMIC_RELEASE);
+    return 0;
+}
+
+// Not async-signal-safe (see scr_ring_setup).
+int scr_breadcrumbs_configure(uint32_t capacity) { return scr_ring_setup(capacity); }
+
+// Async-signal-safe.
+size_t scr_ring_reserved_bytes(void) { return g_ring.mapped; }
+
+// Async-signal-safe. Reads one length-prefixed string from the packed pairs blob.
+static bool next_string(const uint8_t **p, const uint8_t *end, const char **s, size_t *len) {
+    if (end - *p < 2) return false;
+    size_t n = (size_t)(*p)[0] | ((size_t)(*p)[1] << 8);
+    *p += 2;
+    if ((size_t)(end - *p) < n) return false;
+    *s = (const char *)*p;
+    *len = n;
+    *p += n;
+    return true;
+}
+
+// Async-signal-safe, wait-free, no allocation.
+void scr_breadcrumb_record(uint8_t level, const char *category, size_t category_len, const char *message,
+                           size_t message_len, const uint8_t *pairs, size_t pairs_len) {
+    scr_slot *slots = __atomic_load_n(&g_ring.slots, __ATOMIC_ACQUIRE);
+    if (slots == NULL || atomic_load_explicit(&g_ring.disabled, memory_order_relaxed)) return;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t n = atomic_fetch_add_explicit(&g_ring.next, 1, memory_order_relaxed);
+    scr_slot *slot = &slots[n & g_ring.mask];
+    atomic_store_explicit(&slot->seq, 2 * n + 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release); // the odd mark is seen before any field changes
+
+    slot->timestamp_ms = (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+    slot->level = level;
+    size_t c = scr_utf8_cut(category, category == NULL ? 0 : category_len, SCR_CATEGORY_MAX);
+    if (c) memcpy(slot->category, category, c);
+    slot->category_len = (uint8_t)c;
+    size_t m = scr_utf8_cut(message, message == NULL ? 0 : message_len, SCR_MESSAGE_MAX);
+    if (m) memcpy(slot->message, message, m);
+    slot->message_len = (uint8_t)m;
+
+    uint8_t count = 0;
+    if (pairs != NULL) {
+        const uint8_t *p = pairs, *end = pairs + pairs_len;
+        while (count < SCR_MAX_PAIRS) {
+            const char *k, *v;
+            size_t kl, vl;
+            if (!next_string(&p, end, &k, &kl) || !next_string(&p, end, &v, &vl)) break;
+            scr_pair *pair = &slot->pairs[count++];
+            kl = scr_utf8_cut(k, kl, SCR_KEY_MAX);
+            vl = scr_utf8_cut(v, vl, SCR_VALUE_MAX);
+            memcpy(pair->key, k, kl);
+            memcpy(pair->value, v, vl);
+            pair->key_len = (uint8_t)kl;
+            pair->value_len = (uint8_t)vl;
+        }
+    }
+    slot->pair_count = count;
+    atomic_store_explicit(&slot->seq, 2 * n + 2, memory_order_release);
+}
+
+static const char *level_name(uint8_t level) {
+    static const char *const names[] = {"debug", "info", "warning", "error", "fatal"};
+    return level < 5 ? names[level] : "info";
+}
+
+// Async-signal-safe. Copies each of the newest `capacity` slots to the stack and checks
+// its sequence before and after; writes the whole ones oldest first.
+void scr_ring_write_json(scr_writer *w) {
+    scr_slot *slots = __atomic_load_n(&g_ring.slots, __ATOMIC_ACQUIRE);
+    uint64_t end = atomic_load_explicit(&g_ring.next, memory_order_acquire);
+    uint64_t begin = end > g_ring.capacity ? end - g_ring.capacity : 0;
+    uint64_t torn = 0;
+    scr_w_cstr(w, "{\"capacity\":");
+    scr_w_u64(w, g_ring.capacity);
+    scr_w_cstr(w, ",\"items\":[");
+    bool first = true;
+    for (uint64_t n = begin; slots != NULL && n < end; n++) {
+        scr_slot *slot = &slots[n & g_ring.mask];
+        uint64_t before = atomic_load_explicit(&slot->seq, memory_order_acquire);
+        if (before != 2 * n + 2) {
+            torn++;
+            continue;
+        }
+        scr_slot copy;
+        memcpy((char *)&copy + sizeof copy.seq, (char *)slot + sizeof slot->seq, sizeof copy - sizeof copy.seq);
+        atomic_thread_fence(memory_order_acquire); // the copy is done before the second look
+        if (atomic_load_explicit(&slot->seq, memory_order_relaxed) != before) {
+            torn++;
+            continue;
+        }
+        scr_json_comma(w, &first);
+        scr_w_cstr(w, "{\"timestamp_ms\":");
+        scr_w_u64(w, copy.timestamp_ms);
+        scr_w_cstr(w, ",\"level\":\"");
+        scr_w_cstr(w, level_name(copy.level));
+        scr_w_cstr(w, "\",\"category\":");
+        scr_json_string(w, copy.category, copy.category_len, SCR_CATEGORY_MAX);
+        scr_w_cstr(w, ",\"message\":");
+        scr_json_string(w, copy.message, copy.message_len, SCR_MESSAGE_MAX);
+        scr_w_cstr(w, ",\"data\":{");
+        uint8_t pairs = copy.pair_count <= SCR_MAX_PAIRS ? copy.pair_count : SCR_MAX_PAIRS;
+        for (uint8_t i = 0; i < pairs; i++) {
+            // A repeated key would make invalid-looking JSON objects; keep the first.
+            bool repeated = false;
+            for (uint8_t j = 0; j < i; j++) {
+                if (copy.pairs[j].key_len == copy.pairs[i].key_len &&
+                    memcmp(copy.pairs[j].key, copy.pairs[i].key, copy.pairs[i].key_len) == 0) {
+                    repeated = true;
+                }
+            }
+            if (repeated) continue;
+            if (i > 0) scr_w_cstr(w, ",");
+            scr_json_string(w, copy.pairs[i].key, copy.pairs[i].key_len, SCR_KEY_MAX);
+            scr_w_cstr(w, ":");
+            scr_json_string(w, copy.pairs[i].value, copy.pairs[i].value_len, SCR_VALUE_MAX);
+        }
+        scr_w_cstr(w, "}}");
+    }
+    scr_w_cstr(w, "],\"torn\":");
+    scr_w_u64(w, torn);
+    scr_w_cstr(w, "}");
+}
+
+// Async-signal-safe.
+long scr_breadcrumbs_write_json(char *buffer, size_t capacity) {
+    if (buffer == NULL || capacity == 0) return -1;
+    scr_writer w = {.buf = buffer, .cap = capacity - 1, .len = 0, .failed = false, .drain = NULL};
+    scr_ring_write_json(&w);
+    if (w.failed) return -1;
+    buffer[w.len] = '\0';
+    return (long)w.len;
+}

@@ -1,0 +1,73 @@
+import CCrashReporter
+
+/// How much a breadcrumb matters.
+public enum BreadcrumbLevel: UInt8, Sendable, CaseIterable {
+    case debug = 0, info, warning, error, fatal
+}
+
+/// Anonymous breadcrumbs: the last things the service did before a crash. Recording is
+/// wait-free and callable from any thread or task; the newest `Options.breadcrumbCapacity`
+/// are kept in memory and written into the report if the process crashes. Nothing is
+/// recorded before `CrashReporter.start` or after the user opts out.
+public enum Breadcrumbs {
+    /// Records one breadcrumb. `category` is cut to 31 bytes, `message` to 127; at most four
+    /// `data` pairs are kept, keys cut to 31 bytes and values to 95, and every value is
+    /// scrubbed of e-mail addresses, IP addresses, card numbers and tokens first.
+    public static func record(
+        _ message: String,
+        category: String = "default",
+        level: BreadcrumbLevel = .info,
+        data: [(key: String, value: String)] = []
+    ) {
+        var category = category
+        var message = message
+        category.withUTF8 { c in
+            message.withUTF8 { m in
+                if data.isEmpty {
+                    scr_breadcrumb_record(level.rawValue, c.cString, c.count, m.cString, m.count, nil, 0)
+                } else {
+                    PairBlob.withPacked(data) { blob in
+                        scr_breadcrumb_record(
+                            level.rawValue, c.cString, c.count, m.cString, m.count, blob.baseAddress, blob.count)
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    fileprivate var cString: UnsafePointer<CChar>? {
+        baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+    }
+}
+
+/// Packs key/value pairs as the C ring expects them (uint16 length + bytes each), on the
+/// stack, scrubbing each value on the way.
+enum PairBlob {
+    static let capacity = 4 * (2 + 255 + 2 + 255)
+
+    static func withPacked<R>(_ pairs: [(key: String, value: String)], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var used = 0
+            for (key, value) in pairs.prefix(Int(SCR_MAX_PAIRS)) {
+                append(key, to: buffer, at: &used)
+                append(Scrubber.scrub(value), to: buffer, at: &used)
+            }
+            return body(UnsafeBufferPointer(rebasing: buffer[0..<used]))
+        }
+    }
+
+    /// Appends at most 255 bytes of `string` (the C side cuts further, on a character boundary).
+    private static func append(_ string: String, to buffer: UnsafeMutableBufferPointer<UInt8>, at used: inout Int) {
+        var string = string
+        string.withUTF8 { bytes in
+            let n = Swift.min(bytes.count, 255)
+            buffer[used] = UInt8(n & 0xff)
+            buffer[used + 1] = 0
+            used += 2
+            for i in 0..<n { buffer[used + i] = bytes[i] }
+            used += n
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import CCrashReporter
+import Foundation
+import Synchronization
+
+/// The crash reporter of a Linux Swift service. Call `start` once, first thing in `main`:
+///
+/// ```swift
+/// import CrashReporter
+/// try CrashReporter.start(Options(appName: "orders", appVersion: "1.4.2"))
+/// ```
+///
+/// From then on a crash by SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGTRAP or SIGFPE leaves a
+/// gzip-compressed report in `<state>/pending/<id>.crash` (docs/report-schema.md), and the
+/// process still dies of the same signal.
+public enum CrashReporter {
+    /// What `start` did.
+    public enum Status: Sendable, Equatable {
+        /// Handlers are installed; reports go to `stateDirectory/pending`.
+        case capturing(stateDirectory: String)
+        /// The user or the operator opted out: nothing was installed and pending reports were deleted.
+        case optedOut(stateDirectory: String)
+    }
+
+    private static let state = Mutex<Status?>(nil)
+
+    /// The status of the last `start`, nil before.
+    public static var status: Status? { state.withLock { $0 } }
+
+    /// Arms the crash handlers. Fast (no report is read or sent here) and safe to call before
+    /// anything else. Throws `CrashReporterError` when the state directory cannot be made or
+    /// the handlers cannot be installed; the service can go on without crash reports then.
+    @discardableResult
+    public static func start(
+        _ options: Options = Options(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Status {
+        let config = try ResolvedConfiguration(options: options, environment: environment)
+        return try state.withLock { current in
+            if current != nil { throw CrashReporterError.alreadyStarted }
+            guard CrashReportingConsent.isEnabled(stateDirectory: config.stateDirectory, environment: environment)
+            else {
+                PendingReports.deleteAll(in: StateDirectory.pending(config.stateDirectory))
+                let status = Status.optedOut(stateDirectory: config.stateDirectory)
+                current = status
+                return status
+            }
+            try FileSystem.makeDirectory(config.stateDirectory)
+            try FileSystem.makeDirectory(config.pendingDirectory)
+            try install(config)
+            let status = Status.capturing(stateDirectory: config.stateDirectory)
+            current = status
+            return status
+        }
+    }
+
+    /// Stops capturing in this process (used when the user opts out while it runs).
+    static func stopCapture() {
+        scr_set_capture_enabled(0)
+    }
+
+    /// Bytes the handler reserved at start (ring, compression arena, buffers, image table,
+    /// this thread's alternate stack).
+    public static var reservedBytes: Int { Int(scr_reserved_bytes()) }
+
+    private static func install(_ config: ResolvedConfiguration) throws {
+        let result = config.pendingDirectory.withCString { pending in
+            config.appName.withCString { name in
+                config.appVersion.withCString { version in
+                    config.appBuild.withCString { build in
+                        config.environmentName.withCString { env in
+                            config.homeDirectory.withCString { home in
+                                var c = scr_config(
+                                    pending_dir: pending, app_name: name, app_version: version, app_build: build,
+                                    app_environment: env, home_dir: home,
+                                    breadcrumb_capacity: UInt32(config.breadcrumbCapacity))
+                                return scr_install(&c)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        switch Int(result) {
+        case Int(SCR_OK): return
+        case Int(SCR_ERR_ALREADY_INSTALLED): throw CrashReporterError.alreadyStarted
+        case Int(SCR_ERR_PATH_TOO_LONG): throw CrashReporterError.pathTooLong(path: config.pendingDirectory)
+        case Int(SCR_ERR_NO_MEMORY): throw CrashReporterError.outOfMemory
+        case Int(SCR_ERR_SIGACTION): throw CrashReporterError.cannotInstallHandlers(errno: errno)
+        default: throw CrashReporterError.invalidOption("rejected by the handler (code \(result))")
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import Foundation
+
+/// File-system calls that turn errno into thrown errors.
+enum FileSystem {
+    /// `mkdir -p` with mode 0700: reports are the service's business only.
+    static func makeDirectory(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        if parent != path, !parent.isEmpty { try makeDirectory(parent) }
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            throw CrashReporterError.cannotCreateDirectory(path: path, errno: errno)
+        }
+    }
+}

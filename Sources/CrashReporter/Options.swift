@@ -1,0 +1,34 @@
+/// How the crash reporter is set up. Every field has a default; environment variables fill
+/// in what the code leaves out (see `docs/configuration.md`).
+public struct Options: Sendable {
+    /// The service's name: names the state directory and goes into every report.
+    /// Defaults to the executable's file name.
+    public var appName: String?
+    /// The service's version, e.g. `1.4.2` (`CRASH_REPORTER_APP_VERSION`, `SENTRY_RELEASE`).
+    public var appVersion: String?
+    /// A build number or commit.
+    public var appBuild: String?
+    /// `production`, `staging`, … (`SENTRY_ENVIRONMENT`); defaults to `production`.
+    public var environment: String?
+    /// Where pending reports and the stored choices live. When nil: `CRASH_REPORTER_DIR`,
+    /// else `$STATE_DIRECTORY`, `$XDG_STATE_HOME` or `~/.local/state` with the app's name below.
+    public var stateDirectory: String?
+    /// How many breadcrumbs the ring keeps (the newest ones). 0 turns breadcrumbs off.
+    public var breadcrumbCapacity: Int
+
+    public init(
+        appName: String? = nil,
+        appVersion: String? = nil,
+        appBuild: String? = nil,
+        environment: String? = nil,
+        stateDirectory: String? = nil,
+        breadcrumbCapacity: Int = 100
+    ) {
+        self.appName = appName
+        self.appVersion = appVersion
+        self.appBuild = appBuild
+        self.environment = environment
+        self.stateDirectory = stateDirectory
+        self.breadcrumbCapacity = breadcrumbCapacity
+    }
+}

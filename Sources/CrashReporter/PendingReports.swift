@@ -1,0 +1,25 @@
+import Foundation
+
+/// The reports waiting in `<state>/pending`.
+public enum PendingReports {
+    /// Paths of the complete reports (`*.crash`), oldest first. Half-written `.tmp` files
+    /// are not reports and are left out.
+    public static func list(in pendingDirectory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: pendingDirectory)) ?? []
+        let paths = names.filter { $0.hasSuffix(".crash") }.map { pendingDirectory + "/" + $0 }
+        return paths.sorted { modificationTime($0) < modificationTime($1) }
+    }
+
+    /// Deletes every report and leftover temporary file in the directory.
+    static func deleteAll(in pendingDirectory: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: pendingDirectory)) ?? []
+        for name in names where name.hasSuffix(".crash") || name.hasSuffix(".crash.tmp") {
+            unlink(pendingDirectory + "/" + name)
+        }
+    }
+
+    private static func modificationTime(_ path: String) -> Date {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        return attributes?[.modificationDate] as? Date ?? .distantPast
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Finds the directory that holds a service's pending reports and stored choices.
+public enum StateDirectory {
+    /// The state directory for `appName`: `explicit` (from the options) or
+    /// `CRASH_REPORTER_DIR` as given; otherwise `$STATE_DIRECTORY` (systemd; the first of a
+    /// colon-separated list), `$XDG_STATE_HOME` or `~/.local/state`, with `appName` below.
+    public static func resolve(
+        appName: String,
+        explicit: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        if let explicit, !explicit.isEmpty { return explicit }
+        if let dir = environment["CRASH_REPORTER_DIR"], !dir.isEmpty { return dir }
+        let base: String
+        if let systemd = environment["STATE_DIRECTORY"]?.split(separator: ":").first, !systemd.isEmpty {
+            base = String(systemd)
+        } else if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else {
+            base = homeDirectory(environment: environment) + "/.local/state"
+        }
+        return base + "/" + safeName(appName)
+    }
+
+    /// The pending reports of a state directory.
+    public static func pending(_ stateDirectory: String) -> String { stateDirectory + "/pending" }
+
+    /// `$HOME`, else the password database's entry for this user.
+    static func homeDirectory(environment: [String: String]) -> String {
+        if let home = environment["HOME"], home.hasPrefix("/") { return home }
+        return NSHomeDirectory()
+    }
+
+    /// A name that is safe as one path component.
+    static func safeName(_ name: String) -> String {
+        let cleaned = String(name.map { $0 == "/" || $0 == "\0" ? "_" : $0 })
+        return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "app" : cleaned
+    }
+}
