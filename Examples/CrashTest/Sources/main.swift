@@ -1,1 +1,97 @@
-print("placeholder")
+import CCrashTestSupport
+import CrashReporter
+import Foundation
+
+// crash-test: an example service that starts the crash reporter, records a few
+// breadcrumbs and then either exits normally or crashes in the way it is told to.
+
+let usage = """
+    USAGE: crash-test run [--note TEXT] [LABEL...]
+           crash-test crash KIND [--note TEXT] [LABEL...]
+           crash-test consent crash-reporting on|off
+           crash-test kinds
+
+    KIND is one of: \(CrashKind.allCases.map(\.rawValue).joined(separator: ", ")).
+    --note records TEXT as a breadcrumb value (scrubbed like any other). Trailing LABELs are
+    ignored: they only tag the process in `ps`.
+
+    ENVIRONMENT
+      CRASH_REPORTER_DIR           the state directory (else the platform's default)
+      CRASH_TEST_BREADCRUMBS       breadcrumbs recorded before the crash (default 5)
+      CRASH_TEST_PREVIOUS_HANDLER  1: install a SIGSEGV/SIGABRT handler of our own first
+    """
+
+let environment = ProcessInfo.processInfo.environment
+var arguments = Array(CommandLine.arguments.dropFirst())
+var note: String?
+if let i = arguments.firstIndex(of: "--note"), i + 1 < arguments.count {
+    note = arguments[i + 1]
+    arguments.removeSubrange(i...(i + 1))
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("Error: \(message)\n\n\(usage)\n".utf8))
+    exit(64)
+}
+
+func stateDirectory() -> String {
+    StateDirectory.resolve(appName: "crash-test")
+}
+
+guard let command = arguments.first else { fail("missing command") }
+
+var kind: CrashKind?
+switch command {
+case "kinds":
+    for kind in CrashKind.allCases { print(kind.rawValue) }
+    exit(0)
+case "-h", "--help":
+    print(usage)
+    exit(0)
+case "consent":
+    guard arguments.count == 3, arguments[1] == "crash-reporting", ["on", "off"].contains(arguments[2]) else {
+        fail("expected: consent crash-reporting on|off")
+    }
+    do {
+        try CrashReportingConsent.set(enabled: arguments[2] == "on", stateDirectory: stateDirectory())
+        print("crash-test: crash reporting \(arguments[2])")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+        exit(1)
+    }
+case "run":
+    break
+case "crash":
+    guard arguments.count >= 2 else { fail("missing crash kind") }
+    guard let parsed = CrashKind(rawValue: arguments[1]) else { fail("unknown crash kind '\(arguments[1])'") }
+    kind = parsed
+default:
+    fail("unknown command '\(command)'")
+}
+
+if environment["CRASH_TEST_PREVIOUS_HANDLER"] == "1" {
+    crash_test_install_previous_handler()
+}
+
+do {
+    let status = try CrashReporter.start(Options(appName: "crash-test", appVersion: "1.0.0", appBuild: "1"))
+    if case .optedOut = status { print("crash-test: crash reporting is opted out") }
+} catch {
+    FileHandle.standardError.write(Data("crash-test: crash reporting is off: \(error)\n".utf8))
+}
+
+let count = Int(environment["CRASH_TEST_BREADCRUMBS"] ?? "") ?? 5
+for i in 0..<count {
+    Breadcrumbs.record("step.\(i)", category: "crash-test", data: [("index", String(i))])
+}
+if let note {
+    Breadcrumbs.record("note", category: "crash-test", level: .warning, data: [("text", note)])
+}
+
+guard let kind else {
+    print("crash-test: ran normally")
+    exit(0)
+}
+Breadcrumbs.record("crash.\(kind.rawValue)", category: "crash-test", level: .error)
+kind.perform()
