@@ -46,7 +46,13 @@ public enum CrashReporter {
             }
             try FileSystem.makeDirectory(config.stateDirectory)
             try FileSystem.makeDirectory(config.pendingDirectory)
+            PendingReports.deleteStaleTemporaryFiles(in: config.pendingDirectory)
             try install(config)
+            switch environment["CRASH_REPORTER_TEST_FAULT"] {
+            case "unwind": scr_debug_inject_fault(1)
+            case "report": scr_debug_inject_fault(2)
+            default: break
+            }
             let status = Status.capturing(stateDirectory: config.stateDirectory)
             current = status
             return status
