@@ -35,7 +35,7 @@ let package = Package(
 
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["CrashReporter", "CrashReport"],
+            dependencies: ["CrashReporter", "CCrashReporter", "CrashReport"],
             path: "Benchmarks/Sources"
         ),
 

@@ -19,6 +19,9 @@ let usage = """
       CRASH_REPORTER_DIR           the state directory (else the platform's default)
       CRASH_TEST_BREADCRUMBS       breadcrumbs recorded before the crash (default 5)
       CRASH_TEST_PREVIOUS_HANDLER  1: install a SIGSEGV/SIGABRT handler of our own first
+      CRASH_TEST_TIMING            1: print how long start() took and the memory it reserved
+      CRASH_TEST_FAULT_TIME_FD     a descriptor to write CLOCK_MONOTONIC (ns) to just before
+                                   crashing (the benchmark measures fault to waitpid)
     """
 
 let environment = ProcessInfo.processInfo.environment
@@ -75,8 +78,15 @@ if environment["CRASH_TEST_PREVIOUS_HANDLER"] == "1" {
 }
 
 do {
+    let clock = ContinuousClock()
+    let began = clock.now
     let status = try CrashReporter.start(Options(appName: "crash-test", appVersion: "1.0.0", appBuild: "1"))
+    let took = clock.now - began
     if case .optedOut = status { print("crash-test: crash reporting is opted out") }
+    if environment["CRASH_TEST_TIMING"] == "1" {
+        let ns = took.components.seconds * 1_000_000_000 + took.components.attoseconds / 1_000_000_000
+        print("start_ns=\(ns) reserved_bytes=\(CrashReporter.reservedBytes)")
+    }
 } catch {
     FileHandle.standardError.write(Data("crash-test: crash reporting is off: \(error)\n".utf8))
 }
@@ -94,4 +104,10 @@ guard let kind else {
     exit(0)
 }
 Breadcrumbs.record("crash.\(kind.rawValue)", category: "crash-test", level: .error)
+if let fd = environment["CRASH_TEST_FAULT_TIME_FD"].flatMap({ Int32($0) }) {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    var ns = UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    _ = write(fd, &ns, 8)
+}
 kind.perform()
