@@ -1,0 +1,142 @@
+import Foundation
+
+/// Reads crash reports: a `.crash` file is gzip-compressed JSON. The JSON is validated against
+/// the embedded ``ReportSchema`` first, so every problem is reported against the contract
+/// (with a JSON pointer) rather than as a decoder's internal complaint, and only then decoded.
+public enum ReportDecoding {
+    /// The largest file, and the largest inflated JSON, that is accepted (16 MiB).
+    public static let sizeLimit = Gzip.defaultOutputLimit
+
+    /// Reads and decodes a `.crash` file.
+    public static func decode(file: URL) throws(ReportError) -> CrashReport {
+        try decode(gzipData: read(file))
+    }
+
+    /// Decodes a gzip-compressed report.
+    public static func decode(gzipData: Data) throws(ReportError) -> CrashReport {
+        if gzipData.count > sizeLimit { throw .tooLarge(limit: sizeLimit) }
+        let json: Data
+        do {
+            json = try Gzip.decompress(gzipData, limit: sizeLimit)
+        } catch {
+            throw ReportError(error)
+        }
+        return try decode(json: json)
+    }
+
+    /// Decodes a report's JSON text.
+    public static func decode(json: Data) throws(ReportError) -> CrashReport {
+        if json.isEmpty { throw .empty }
+        if json.count > sizeLimit { throw .tooLarge(limit: sizeLimit) }
+        let any: Any
+        do {
+            any = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
+        } catch {
+            throw .notJSON(reason(for: error))
+        }
+        guard let value = JSONValue(any) else { throw .notJSON("unrepresentable value") }
+        guard case .object(let members) = value else {
+            throw .notAReport("the top-level value is \(article(value.typeName)), not an object")
+        }
+        // The version decides which schema applies, so it is looked at before anything else.
+        if case .number(let number)? = members["schema_version"], number.isInteger,
+            number != .int(Int64(CrashReport.supportedSchemaVersion))
+        {
+            throw .unsupportedSchemaVersion(number.clampedInt)
+        }
+        let violations = JSONSchemaValidator(schema: ReportSchema.schema).validate(value)
+        if let missing = violations.first(where: { $0.keyword == "required" }) {
+            throw .missingMember(missing.path)
+        }
+        if !violations.isEmpty { throw .invalidReport(violations) }
+        do {
+            return try JSONDecoder().decode(CrashReport.self, from: json)
+        } catch {
+            // The schema admits a few values the model cannot hold (an image size above 2^64).
+            throw .invalidReport([violation(for: error)])
+        }
+    }
+
+    private static func read(_ file: URL) throws(ReportError) -> Data {
+        let path = file.path
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        } catch {
+            throw .unreadable(path: path, reason: reason(for: error))
+        }
+        if let type = attributes[.type] as? FileAttributeType, type != .typeRegular {
+            throw .notAFile(path: path)
+        }
+        if let size = (attributes[.size] as? NSNumber)?.intValue, size > sizeLimit {
+            throw .tooLarge(limit: sizeLimit)
+        }
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: file)
+        } catch {
+            throw .unreadable(path: path, reason: reason(for: error))
+        }
+        defer { try? handle.close() }
+        do {
+            // One byte past the limit tells a file that grew since the check from one that fits.
+            let data = try handle.read(upToCount: sizeLimit + 1) ?? Data()
+            if data.count > sizeLimit { throw ReportError.tooLarge(limit: sizeLimit) }
+            return data
+        } catch let error as ReportError {
+            throw error
+        } catch {
+            throw .unreadable(path: path, reason: reason(for: error))
+        }
+    }
+
+    /// One line for a Foundation error: its POSIX reason when there is one.
+    private static func reason(for error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+            underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code))
+        {
+            return POSIXError(code).localizedDescription.lowercased()
+        }
+        if nsError.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(nsError.code)) {
+            return POSIXError(code).localizedDescription.lowercased()
+        }
+        if let debug = nsError.userInfo["NSDebugDescription"] as? String { return oneLine(debug) }
+        return oneLine(nsError.localizedDescription)
+    }
+
+    private static func violation(for error: any Error) -> SchemaViolation {
+        guard let decodingError = error as? DecodingError else {
+            return SchemaViolation(path: "", keyword: "decode", message: oneLine("\(error)"))
+        }
+        let context: DecodingError.Context
+        switch decodingError {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c):
+            context = c
+        @unknown default:
+            return SchemaViolation(path: "", keyword: "decode", message: oneLine("\(error)"))
+        }
+        let path = context.codingPath.map { "/" + JSONPointer.escape($0.intValue.map(String.init) ?? $0.stringValue) }
+            .joined()
+        return SchemaViolation(path: path, keyword: "decode", message: oneLine(context.debugDescription))
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    private static func article(_ typeName: String) -> String {
+        (typeName == "array" || typeName == "integer" || typeName == "object" ? "an " : "a ") + typeName
+    }
+}
+
+extension JSONNumber {
+    /// The value as an `Int`, clamped to its range (for a message about a version number).
+    var clampedInt: Int {
+        switch self {
+        case .int(let value): Int(value)
+        case .uint: Int.max
+        case .double(let value): value >= Double(Int.max) ? Int.max : value <= Double(Int.min) ? Int.min : Int(value)
+        }
+    }
+}
