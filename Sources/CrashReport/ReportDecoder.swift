@@ -58,35 +58,14 @@ public enum ReportDecoding {
     }
 
     private static func read(_ file: URL) throws(ReportError) -> Data {
-        let path = file.path
-        let attributes: [FileAttributeKey: Any]
         do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
+            return try ReportFile.read(path: file.path, limit: sizeLimit)
         } catch {
-            throw .unreadable(path: path, reason: reason(for: error))
-        }
-        if let type = attributes[.type] as? FileAttributeType, type != .typeRegular {
-            throw .notAFile(path: path)
-        }
-        if let size = (attributes[.size] as? NSNumber)?.intValue, size > sizeLimit {
-            throw .tooLarge(limit: sizeLimit)
-        }
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forReadingFrom: file)
-        } catch {
-            throw .unreadable(path: path, reason: reason(for: error))
-        }
-        defer { try? handle.close() }
-        do {
-            // One byte past the limit tells a file that grew since the check from one that fits.
-            let data = try handle.read(upToCount: sizeLimit + 1) ?? Data()
-            if data.count > sizeLimit { throw ReportError.tooLarge(limit: sizeLimit) }
-            return data
-        } catch let error as ReportError {
-            throw error
-        } catch {
-            throw .unreadable(path: path, reason: reason(for: error))
+            switch error {
+            case .system(let path, let code): throw .unreadable(path: path, reason: ReportFile.describe(errno: code))
+            case .notRegular(let path): throw .notAFile(path: path)
+            case .tooLarge: throw .tooLarge(limit: sizeLimit)
+            }
         }
     }
 
