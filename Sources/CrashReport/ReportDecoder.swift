@@ -49,11 +49,40 @@ public enum ReportDecoding {
             throw .missingMember(missing.path)
         }
         if !violations.isEmpty { throw .invalidReport(violations) }
+        // The schema's integers are unbounded; the model's are 64-bit, and JSONDecoder would
+        // refuse a larger one without saying where.
+        if let outOfRange = firstNumberOutOfRange(value, path: "") { throw .invalidReport([outOfRange]) }
         do {
             return try JSONDecoder().decode(CrashReport.self, from: json)
         } catch {
-            // The schema admits a few values the model cannot hold (an image size above 2^64).
             throw .invalidReport([violation(for: error)])
+        }
+    }
+
+    /// The first number that is not an integer in `Int64`'s range (every number in a version 1
+    /// report is one: times, counts, ids, sizes). Only called on a schema-valid report, whose
+    /// depth the schema bounds.
+    private static func firstNumberOutOfRange(_ value: JSONValue, path: String) -> SchemaViolation? {
+        switch value {
+        case .number(.int):
+            return nil
+        case .number(let number):
+            if case .double(let double) = number, Int64(exactly: double) != nil { return nil }
+            return SchemaViolation(path: path, keyword: "range", message: "\(number) does not fit in a 64-bit integer")
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                if let found = firstNumberOutOfRange(element, path: path + "/\(index)") { return found }
+            }
+            return nil
+        case .object(let members):
+            for name in members.keys.sorted() {
+                if let found = firstNumberOutOfRange(members[name]!, path: path + "/" + JSONPointer.escape(name)) {
+                    return found
+                }
+            }
+            return nil
+        case .null, .bool, .string:
+            return nil
         }
     }
 
