@@ -144,7 +144,8 @@ extension JSONValue: CustomStringConvertible {
         case .string(let string): Self.quoted(string)
         case .array(let values): "[" + values.map(\.description).joined(separator: ",") + "]"
         case .object(let members):
-            "{" + members.keys.sorted().map { Self.quoted($0) + ":" + members[$0]!.description }
+            "{"
+                + members.keys.sorted().map { Self.quoted($0) + ":" + members[$0]!.description }
                 .joined(separator: ",") + "}"
         }
     }

@@ -59,7 +59,9 @@ public struct TextRenderer: Sendable {
         if !thread.name.isEmpty { threadLine += " \"\(Text.safe(thread.name))\"" }
         if thread.main { threadLine += " (main thread)" }
         return [
-            Text.field("Signal", "\(Text.safe(signal.name)) (\(signal.number)), code \(Text.safe(signal.codeName)) (\(signal.code))"),
+            Text.field(
+                "Signal",
+                "\(Text.safe(signal.name)) (\(signal.number)), code \(Text.safe(signal.codeName)) (\(signal.code))"),
             Text.field(addressLabel, signal.address.hex),
             Text.field("Thread", threadLine),
         ].joined(separator: "\n")
@@ -79,7 +81,8 @@ public struct TextRenderer: Sendable {
             } else {
                 location = "???"
             }
-            var line = "  " + Text.pad(String(index), indexWidth, right: true) + "  " + Text.pad(names[index], nameWidth)
+            var line =
+                "  " + Text.pad(String(index), indexWidth, right: true) + "  " + Text.pad(names[index], nameWidth)
             line += "  " + frame.ip.paddedHex + "  " + location
             let resolved = symbols[index] ?? []
             if resolved.isEmpty {

@@ -2,7 +2,7 @@ import CrashReport
 import Foundation
 
 /// Exit statuses, as swift-argument-parser uses them.
-enum ExitStatus: Int32 {
+enum ExitCode: Int32 {
     case success = 0
     case failure = 1
     /// EX_USAGE from sysexits.h.
@@ -21,7 +21,7 @@ enum CrashReportTool {
     /// Runs one command line, writing to the given streams; never exits or traps.
     static func run(
         _ arguments: [String], output: inout some TextOutputStream, errors: inout some TextOutputStream
-    ) -> ExitStatus {
+    ) -> ExitCode {
         let command: Command
         do {
             command = try parseArguments(arguments)
@@ -44,7 +44,7 @@ enum CrashReportTool {
 
     static func show(
         _ options: ShowOptions, output: inout some TextOutputStream, errors: inout some TextOutputStream
-    ) -> ExitStatus {
+    ) -> ExitCode {
         let report: CrashReport
         do {
             report = try ReportDecoding.decode(file: URL(fileURLWithPath: options.file))
