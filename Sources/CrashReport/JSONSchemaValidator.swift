@@ -161,7 +161,7 @@ private struct Run {
 
     mutating func checkObject(_ members: [String: JSONValue], _ schema: JSONSchema, _ path: String) {
         for name in schema.required where members[name] == nil {
-            fail(path + "/" + JSONPointer.escape(name), "required", "missing member \"\(name)\"")
+            fail(path + "/" + JSONPointer.escape(name), "required", "missing member \(JSONValue.quoted(name))")
         }
         if let minProperties = schema.minProperties, members.count < minProperties {
             fail(path, "minProperties", "\(members.count) members, fewer than the minimum \(minProperties)")
@@ -183,7 +183,7 @@ private struct Run {
                 check(members[name]!, against: property, at: memberPath)
             } else if let additional = schema.additionalProperties {
                 if additional.boolean == false {
-                    fail(memberPath, "additionalProperties", "unexpected member \"\(name)\"")
+                    fail(memberPath, "additionalProperties", "unexpected member \(JSONValue.quoted(name))")
                 } else {
                     check(members[name]!, against: additional, at: memberPath)
                 }

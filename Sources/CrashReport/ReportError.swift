@@ -26,7 +26,19 @@ public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The report breaks the schema; every violation found (see ``SchemaViolation``).
     case invalidReport([SchemaViolation])
 
-    public var description: String {
+    /// One line: control characters from paths, member names or parser messages are escaped.
+    public var description: String { Text.safe(text) }
+
+    /// The description prefixed with `file`, unless it already names the file:
+    /// `crash.crash: truncated gzip stream: ...`. One line, whatever the file is called.
+    public func message(file: String) -> String {
+        switch self {
+        case .unreadable, .notAFile: description
+        default: Text.safe(file) + ": " + description
+        }
+    }
+
+    private var text: String {
         switch self {
         case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
         case .notAFile(let path): "not a regular file: \(path)"

@@ -49,7 +49,7 @@ enum CrashReportTool {
         do {
             report = try ReportDecoding.decode(file: URL(fileURLWithPath: options.file))
         } catch {
-            errors.write("Error: \(message(for: error, file: options.file))\n")
+            errors.write("Error: \(error.message(file: options.file))\n")
             return .failure
         }
         switch options.format {
@@ -64,14 +64,6 @@ enum CrashReportTool {
             }
         }
         return .success
-    }
-}
-
-/// One line naming the file, unless the error already does.
-func message(for error: ReportError, file: String) -> String {
-    switch error {
-    case .unreadable, .notAFile: "\(error)"
-    default: "\(file): \(error)"
     }
 }
 

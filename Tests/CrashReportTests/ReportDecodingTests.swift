@@ -283,6 +283,19 @@ struct DamagedInputTests {
         #expect(ReportError.truncatedGzip.description.hasPrefix("truncated gzip stream"))
         #expect(ReportError.tooLarge(limit: 16 << 20).description == "too large: a crash report is at most 16 MiB")
     }
+
+    @Test func hostileNamesStayOnOneLine() throws {
+        var report = ReportFixture.valid()
+        var app = report["app"] as! [String: Any]
+        app["x\n\u{1b}[31m"] = "y"
+        report["app"] = app
+        let error = try #require(throws: ReportError.self) {
+            try ReportDecoding.decode(json: try ReportFixture.json(report))
+        }
+        #expect(error.description == "invalid report: /app/x\\u{a}\\u{1b}[31m: unexpected member \"x\\n\\u001b[31m\"")
+        #expect(error.message(file: "a\nb.crash").hasPrefix("a\\u{a}b.crash: invalid report: "))
+        #expect(ReportError.notAFile(path: "/tmp").message(file: "/tmp") == "not a regular file: /tmp")
+    }
 }
 
 /// A small deterministic generator, so a failing input can be reproduced.
