@@ -131,7 +131,7 @@ public struct TextRenderer: Sendable {
             line += "  " + Text.pad(Text.safe(item.category), categoryWidth) + "  " + Text.safe(item.message)
             let data = item.data.keys.sorted().map { "\(Text.safe($0))=\(Text.safe(item.data[$0]!))" }
             if !data.isEmpty { line += "  " + data.joined(separator: " ") }
-            lines.append(line)
+            lines.append(Text.trimmingTrailingSpaces(line))
         }
         if ring.items.isEmpty { lines.append("  (none)") }
         return lines.joined(separator: "\n")
@@ -143,13 +143,15 @@ public struct TextRenderer: Sendable {
         let sizeWidth = sizes.map(\.count).max() ?? 0
         let names = images.map { Text.safe($0.name) }
         let nameWidth = min(names.map(\.count).max() ?? 0, 32)
+        // Build ids are validated hex; `-` when the image has none.
+        let buildIDs = images.map { $0.buildID.isEmpty ? "-" : $0.buildID }
+        let buildIDWidth = buildIDs.map(\.count).max() ?? 0
         for (index, image) in images.enumerated() {
             var line = "  " + image.base.paddedHex + "  " + Text.pad(sizes[index], sizeWidth, right: true)
-            line += "  " + Text.pad(names[index], nameWidth)
-            line += "  " + (image.buildID.isEmpty ? "(no build id)" : image.buildID)
+            line += "  " + Text.pad(names[index], nameWidth) + "  " + Text.pad(buildIDs[index], buildIDWidth)
             if image.path != image.name { line += "  " + Text.safe(image.path) }
             if image.main { line += "  (main)" }
-            lines.append(line)
+            lines.append(Text.trimmingTrailingSpaces(line))
         }
         if images.isEmpty { lines.append("  (none)") }
         return lines.joined(separator: "\n")
@@ -175,6 +177,12 @@ enum Text {
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value)
+    }
+
+    static func trimmingTrailingSpaces(_ line: String) -> String {
+        var line = line
+        while line.last == " " { line.removeLast() }
+        return line
     }
 
     static func field(_ label: String, _ value: String) -> String {

@@ -115,8 +115,13 @@ struct TextRendererTests {
             lines[start + 1]
                 == "  0x000055d0c3800000  4194304  crash-test  9a1f0c7e  ~/src/app/.build/debug/crash-test  (main)")
         #expect(
-            lines[start + 2]
-                == "  0x00007f0a12200000  2000000  libc.so.6   (no build id)  /lib/x86_64-linux-gnu/libc.so.6")
+            lines[start + 2] == "  0x00007f0a12200000  2000000  libc.so.6   -         /lib/x86_64-linux-gnu/libc.so.6")
+    }
+
+    @Test func imageWithoutAPathEndsAtItsBuildID() throws {
+        let report = try Self.report(setting: "/images/1/path", to: "libc.so.6")
+        let lines = Self.lines(TextRenderer().render(report))
+        #expect(lines.last == "  0x00007f0a12200000  2000000  libc.so.6   -")
     }
 
     @Test func controlCharactersAreEscaped() throws {
