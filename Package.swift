@@ -40,7 +40,7 @@ let package = Package(
         ),
 
         .testTarget(name: "CrashReporterTests", dependencies: ["CrashReporter", "CCrashReporter"]),
-        .testTarget(name: "CrashReportTests", dependencies: ["CrashReport"]),
+        .testTarget(name: "CrashReportTests", dependencies: ["CrashReport", "crashreport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["CrashReport"]),
     ]
 )
