@@ -70,8 +70,8 @@ struct CrashSandbox {
     func remove() { try? FileManager.default.removeItem(at: root) }
 
     static func hostName() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
+        var buffer = [UInt8](repeating: 0, count: 256)
         gethostname(&buffer, buffer.count)
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
     }
 }
