@@ -41,6 +41,6 @@ let package = Package(
 
         .testTarget(name: "CrashReporterTests", dependencies: ["CrashReporter", "CCrashReporter"]),
         .testTarget(name: "CrashReportTests", dependencies: ["CrashReport", "crashreport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["CrashReport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["CrashReport"], exclude: ["Support"]),
     ]
 )

@@ -20,12 +20,46 @@ struct ChildProcess {
         var description: String { "child did not end in time: \(command.joined(separator: " "))" }
     }
 
-    /// Runs `arguments[0]` with `arguments` and exactly `environment`, and waits for it
-    /// (killing it after `timeout` seconds).
-    static func run(_ arguments: [String], environment: [String: String], timeout: Double = 60) throws -> Result {
+    /// A started child, to wait for.
+    final class Running {
+        let pid: pid_t
+        let arguments: [String]
+        let directory: URL
+        let timeout: Double
+
+        init(pid: pid_t, arguments: [String], directory: URL, timeout: Double) {
+            self.pid = pid
+            self.arguments = arguments
+            self.directory = directory
+            self.timeout = timeout
+        }
+
+        /// Waits for the child (killing it after the timeout) and returns what it did.
+        func wait() throws -> Result {
+            defer { try? FileManager.default.removeItem(at: directory) }
+            var status: Int32 = 0
+            let deadline = Date().addingTimeInterval(timeout)
+            while true {
+                let r = waitpid(pid, &status, WNOHANG)
+                if r == pid { break }
+                if r < 0 && errno != EINTR { throw Timeout(command: arguments) }
+                if Date() > deadline {
+                    kill(pid, SIGKILL)
+                    _ = waitpid(pid, &status, 0)
+                    throw Timeout(command: arguments)
+                }
+                usleep(2_000)
+            }
+            let out = (try? String(contentsOf: directory.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
+            let err = (try? String(contentsOf: directory.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
+            return Result(status: status, stdout: out, stderr: err)
+        }
+    }
+
+    /// Starts `arguments[0]` with `arguments` and exactly `environment`.
+    static func start(_ arguments: [String], environment: [String: String], timeout: Double = 60) throws -> Running {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
         let outPath = dir.appendingPathComponent("stdout").path
         let errPath = dir.appendingPathComponent("stderr").path
 
@@ -45,25 +79,17 @@ struct ChildProcess {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
         guard spawned == 0 else {
+            try? FileManager.default.removeItem(at: dir)
             throw NSError(domain: NSPOSIXErrorDomain, code: Int(spawned), userInfo: [
                 NSLocalizedDescriptionKey: "posix_spawn \(arguments[0]): \(String(cString: strerror(spawned)))"
             ])
         }
-        var status: Int32 = 0
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let r = waitpid(pid, &status, WNOHANG)
-            if r == pid { break }
-            if r < 0 && errno != EINTR { throw Timeout(command: arguments) }
-            if Date() > deadline {
-                kill(pid, SIGKILL)
-                _ = waitpid(pid, &status, 0)
-                throw Timeout(command: arguments)
-            }
-            usleep(2_000)
-        }
-        let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        return Result(status: status, stdout: out, stderr: err)
+        return Running(pid: pid, arguments: arguments, directory: dir, timeout: timeout)
+    }
+
+    /// Runs `arguments[0]` with `arguments` and exactly `environment`, and waits for it
+    /// (killing it after `timeout` seconds).
+    static func run(_ arguments: [String], environment: [String: String], timeout: Double = 60) throws -> Result {
+        try start(arguments, environment: environment, timeout: timeout).wait()
     }
 }

@@ -17,6 +17,8 @@ let usage = """
 
     ENVIRONMENT
       CRASH_REPORTER_DIR           the state directory (else the platform's default)
+      CRASH_REPORTER_URL           send pending reports to this URL (e.g. the collector's)
+      SENTRY_DSN                   send pending reports to Sentry
       CRASH_TEST_BREADCRUMBS       breadcrumbs recorded before the crash (default 5)
       CRASH_TEST_PREVIOUS_HANDLER  1: install a SIGSEGV/SIGABRT handler of our own first
       CRASH_TEST_TIMING            1: print how long start() took and the memory it reserved
@@ -100,6 +102,13 @@ if let note {
 }
 
 guard let kind else {
+    // A real service would go on serving; this one waits for the reports of earlier crashes
+    // to be delivered (when a transport is configured) and exits.
+    if let summary = CrashReporter.waitForDelivery(timeout: 20) {
+        print(
+            "crash-test: delivered \(summary.delivered.count), rejected \(summary.rejected.count), "
+                + "kept for retry \(summary.retrying.count)")
+    }
     print("crash-test: ran normally")
     exit(0)
 }
