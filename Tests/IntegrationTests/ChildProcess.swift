@@ -77,7 +77,13 @@ struct ChildProcess {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        var spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        // A copy just written may still be open for writing in a child that another test is
+        // forking at this instant (ETXTBSY); that passes within milliseconds.
+        for _ in 0..<100 where spawned == ETXTBSY {
+            usleep(10_000)
+            spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        }
         guard spawned == 0 else {
             try? FileManager.default.removeItem(at: dir)
             throw NSError(domain: NSPOSIXErrorDomain, code: Int(spawned), userInfo: [

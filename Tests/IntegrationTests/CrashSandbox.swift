@@ -32,7 +32,18 @@ struct CrashSandbox {
         let bin = home.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         binary = bin.appendingPathComponent("crash-test")
-        try FileManager.default.copyItem(at: source, to: binary)
+        try Self.copyExecutable(from: source, to: binary)
+    }
+
+    /// Copies with descriptors that close on exec: a child spawned by a concurrent test must
+    /// not inherit our write descriptor, or exec of the copy fails with ETXTBSY.
+    static func copyExecutable(from source: URL, to target: URL) throws {
+        let data = try Data(contentsOf: source)
+        let fd = open(target.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(fd) }
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == data.count else { throw POSIXError(.EIO) }
     }
 
     var pending: URL { state.appendingPathComponent("pending") }
