@@ -20,7 +20,8 @@ enum CrashReportTool {
 
     /// Runs one command line, writing to the given streams; never exits or traps.
     static func run(
-        _ arguments: [String], output: inout some TextOutputStream, errors: inout some TextOutputStream
+        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        output: inout some TextOutputStream, errors: inout some TextOutputStream
     ) -> ExitCode {
         let command: Command
         do {
@@ -29,41 +30,37 @@ enum CrashReportTool {
             errors.write("Error: \(error.message)\n\(Help.usage(for: error.subcommand))\n")
             return .usage
         }
-        switch command {
-        case .help(nil):
-            output.write(Help.tool + "\n")
-        case .help(let subcommand?):
-            output.write(Help.text(for: subcommand) + "\n")
-        case .version:
-            output.write(Help.version + "\n")
-        case .show(let options):
-            return show(options, output: &output, errors: &errors)
+        do {
+            switch command {
+            case .help(nil):
+                output.write(Help.tool + "\n")
+            case .help(let subcommand?):
+                output.write(Help.text(for: subcommand) + "\n")
+            case .version:
+                output.write(Help.version + "\n")
+            case .list(let options):
+                return try ListCommand.run(options, environment: environment, output: &output)
+            case .show(let options):
+                return try ShowCommand.run(options, environment: environment, output: &output)
+            case .export(let options):
+                return try ExportCommand.run(options, environment: environment, output: &output)
+            case .upload(let options):
+                return try UploadCommand.run(options, environment: environment, output: &output)
+            case .stats(let options):
+                return try StatsCommand.run(options, environment: environment, output: &output)
+            }
+        } catch let failure as ToolFailure {
+            errors.write("Error: \(failure.description)\n")
+            return .failure
+        } catch {
+            errors.write("Error: \(oneLine(String(describing: error)))\n")
+            return .failure
         }
         return .success
     }
 
-    static func show(
-        _ options: ShowOptions, output: inout some TextOutputStream, errors: inout some TextOutputStream
-    ) -> ExitCode {
-        let report: CrashReport
-        do {
-            report = try ReportDecoding.decode(file: URL(fileURLWithPath: options.file))
-        } catch {
-            errors.write("Error: \(error.message(file: options.file))\n")
-            return .failure
-        }
-        switch options.format {
-        case .text:
-            output.write(TextRenderer().render(report))
-        case .json:
-            do {
-                output.write(try JSONRenderer().render(report))
-            } catch {
-                errors.write("Error: cannot encode the report as JSON: \(error)\n")
-                return .failure
-            }
-        }
-        return .success
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }
 

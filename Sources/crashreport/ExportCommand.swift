@@ -1,0 +1,28 @@
+import CrashReport
+import Foundation
+
+/// `crashreport export`: one report as JSON or as the Sentry envelope the Sentry transport
+/// would send (symbolicated when the binary is on this machine).
+enum ExportCommand {
+    static func run(
+        _ options: ExportOptions, environment: [String: String], output: inout some TextOutputStream
+    ) throws -> ExitCode {
+        let url = try Locations.report(options.file, directory: options.directory, environment: environment)
+        let report: CrashReport
+        do {
+            report = try ReportDecoding.decode(file: url)
+        } catch {
+            throw ToolFailure(description: error.message(file: url.path))
+        }
+        switch options.format {
+        case .json:
+            output.write(try JSONRenderer().render(report))
+        case .sentryEnvelope:
+            let data = try SentryEnvelope.make(
+                report: report, symbolication: Symbolicator().symbolication(of: report),
+                release: environment["SENTRY_RELEASE"], environment: environment["SENTRY_ENVIRONMENT"])
+            output.write(String(decoding: data, as: UTF8.self))
+        }
+        return .success
+    }
+}

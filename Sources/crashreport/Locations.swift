@@ -1,0 +1,44 @@
+import CrashReport
+import Foundation
+
+/// A failure of a subcommand: one line on stderr, exit status 1.
+struct ToolFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Where the reports are: a state directory given on the command line, else
+/// `CRASH_REPORTER_DIR`.
+enum Locations {
+    static func stateDirectory(_ given: String?, environment: [String: String]) throws(ToolFailure) -> URL {
+        guard let path = given ?? environment["CRASH_REPORTER_DIR"], !path.isEmpty else {
+            throw ToolFailure(description: "no state directory: give DIR (or --dir DIR) or set CRASH_REPORTER_DIR")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ToolFailure(description: "\(path): not a directory")
+        }
+        return URL(fileURLWithPath: path)
+    }
+
+    /// A report file: `target` itself when it names a file, else the report with that id in
+    /// the state directory's pending/, delivered/ or rejected/ folder.
+    static func report(_ target: String, directory: String?, environment: [String: String]) throws(ToolFailure) -> URL {
+        if target.contains("/") || target.hasSuffix(".crash") || FileManager.default.fileExists(atPath: target) {
+            return URL(fileURLWithPath: target)
+        }
+        let store = ReportStore(stateDirectory: try stateDirectory(directory, environment: environment))
+        for folder in [store.pending, store.delivered, store.rejected] {
+            let candidate = folder.appendingPathComponent("\(target).crash")
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+        }
+        throw ToolFailure(description: "no report with id \(target) in \(store.stateDirectory.path)")
+    }
+
+    /// Every report of a state directory with the folder it is in, oldest first.
+    static func allReports(in stateDirectory: URL) -> [(status: String, url: URL)] {
+        let store = ReportStore(stateDirectory: stateDirectory)
+        return [("pending", store.pending), ("delivered", store.delivered), ("rejected", store.rejected)].flatMap {
+            folder in ReportStore.reports(in: folder.1).map { (status: folder.0, url: $0) }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import CrashReport
+import Foundation
+
+/// `crashreport show`: one report as a symbolicated crash log, or as JSON.
+enum ShowCommand {
+    static func run(
+        _ options: ShowOptions, environment: [String: String], output: inout some TextOutputStream
+    ) throws -> ExitCode {
+        let url = try Locations.report(options.file, directory: options.directory, environment: environment)
+        let report: CrashReport
+        do {
+            report = try ReportDecoding.decode(file: url)
+        } catch {
+            throw ToolFailure(description: error.message(file: url.path))
+        }
+        switch options.format {
+        case .text:
+            let symbolication = options.symbolicate ? Symbolicator().symbolication(of: report) : nil
+            let renderer = TextRenderer(
+                symbols: symbolication?.symbols ?? [:], runtimeFailure: symbolication?.runtimeFailure)
+            output.write(renderer.render(report))
+        case .json:
+            output.write(try JSONRenderer().render(report))
+        }
+        return .success
+    }
+}
