@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "crashreport", targets: ["crashreport"]),
         .executable(name: "crash-test", targets: ["CrashTest"]),
         .executable(name: "crash-reporter-benchmarks", targets: ["Benchmarks"]),
+        .executable(name: "crash-collector", targets: ["crash-collector"]),
     ],
     targets: [
         // Everything that runs inside the signal handler. See docs/signal-safety.md.
@@ -33,6 +34,9 @@ let package = Package(
             path: "Examples/CrashTest/Sources"
         ),
 
+        // The local ingestion server: reports, Sentry envelopes, analytics events. See docs/collector.md.
+        .executableTarget(name: "crash-collector", dependencies: ["CrashReport"]),
+
         .executableTarget(
             name: "Benchmarks",
             dependencies: ["CrashReporter", "CCrashReporter", "CrashReport"],
@@ -42,5 +46,6 @@ let package = Package(
         .testTarget(name: "CrashReporterTests", dependencies: ["CrashReporter", "CCrashReporter"]),
         .testTarget(name: "CrashReportTests", dependencies: ["CrashReport", "crashreport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["CrashReport"]),
+        .testTarget(name: "CrashCollectorTests", dependencies: ["CrashReport", "crash-collector"]),
     ]
 )
