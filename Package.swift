@@ -46,6 +46,7 @@ let package = Package(
         .testTarget(name: "CrashReporterTests", dependencies: ["CrashReporter", "CCrashReporter"]),
         .testTarget(name: "CrashReportTests", dependencies: ["CrashReport", "crashreport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["CrashReport"]),
-        .testTarget(name: "CrashCollectorTests", dependencies: ["CrashReport", "crash-collector"]),
+        .testTarget(
+            name: "CrashCollectorTests", dependencies: ["CrashReport", "crash-collector"], exclude: ["Fixtures"]),
     ]
 )
