@@ -34,7 +34,12 @@ final class Server: Sendable {
             let ready = poll(&poller, 1, 200)
             guard ready > 0 else { continue }
             let fd = accept(listenFD, nil, nil)
-            guard fd >= 0 else { continue }
+            guard fd >= 0 else {
+                // Out of descriptors (EMFILE) or a connection reset before accept: back off a
+                // little rather than spin on a listening socket that stays readable.
+                usleep(10_000)
+                continue
+            }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             if active.load(ordering: .acquiring) >= collector.configuration.maxConnections {
                 SocketIO.setSendTimeout(fd, seconds: 1)
