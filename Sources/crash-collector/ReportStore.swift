@@ -2,6 +2,10 @@ import CrashReport
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Crash reports as `DATA/reports/<id>.crash`, exactly the bytes the client sent, plus an
 /// in-memory index of their summaries rebuilt from the files at start.
 final class ReportStore: Sendable {
@@ -13,22 +17,65 @@ final class ReportStore: Sendable {
         case duplicate(String)
     }
 
+    /// Summaries of stored reports, one JSON line each, appended as reports are stored: decoding
+    /// and validating every report again at each start costs about 10 ms a report. Only a
+    /// cache: a report missing from it is decoded, a line without its report is ignored.
+    let indexPath: String
+    private let indexFD: Int32
+
     init(dataDirectory: String) throws(SystemError) {
         directory = dataDirectory + "/reports"
+        indexPath = dataDirectory + "/reports-index.jsonl"
         try DurableFile.makeDirectory(directory)
         DurableFile.removeTemporaryFiles(in: directory)
+        var cached: [String: ReportSummary] = [:]
+        if let data = FileManager.default.contents(atPath: indexPath) {
+            for line in data.split(separator: 0x0a) {
+                if let json = JSON.parse(Data(line)), let summary = ReportSummary(json: json) {
+                    cached[summary.id] = summary
+                }
+            }
+        }
+        indexFD = open(indexPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard indexFD >= 0 else { throw SystemError(call: "open", path: indexPath, code: errno) }
         var index: [String: ReportSummary] = [:]
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var missing: [ReportSummary] = []
         for name in names where name.hasSuffix(".crash") && !name.hasPrefix(".") {
+            let id = String(name.dropLast(".crash".count))
+            if let summary = cached[id] {
+                index[id] = summary
+                continue
+            }
             do {
                 let report = try ReportDecoding.decode(file: URL(fileURLWithPath: "\(directory)/\(name)"))
                 let summary = ReportSummary(report)
                 index[summary.id] = summary
+                missing.append(summary)
             } catch {
                 Log.warning("skipping \(error.message(file: name))")
             }
         }
+        // A torn last line is ended first, so that the lines appended after it stay whole.
+        if let data = FileManager.default.contents(atPath: indexPath), let last = data.last, last != 0x0a {
+            try? DurableFile.append(Data([0x0a]), fd: indexFD, path: indexPath)
+        }
+        for summary in missing { appendToIndex(summary) }
         summaries.withLock { $0 = index }
+    }
+
+    deinit {
+        close(indexFD)
+    }
+
+    private func appendToIndex(_ summary: ReportSummary) {
+        var line = summary.json.data()
+        line.append(0x0a)
+        do {
+            try DurableFile.writeAll(indexFD, line, path: indexPath)
+        } catch {
+            Log.warning("cannot update the report index: \(error)")
+        }
     }
 
     /// Stores a decoded report's bytes under its id unless a report with that id is stored.
@@ -38,7 +85,10 @@ final class ReportStore: Sendable {
         case .alreadyExists:
             return .duplicate(summary.id)
         case .created:
-            summaries.withLock { $0[summary.id] = summary }
+            summaries.withLock {
+                appendToIndex(summary)  // under the lock: one writer of the index at a time
+                $0[summary.id] = summary
+            }
             return .stored(summary.id)
         }
     }

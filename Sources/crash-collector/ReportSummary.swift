@@ -48,6 +48,23 @@ struct ReportSummary: Sendable, Equatable {
         return address.hex
     }
 
+    /// Reads back what ``json`` wrote; nil for anything else.
+    init?(json: JSON) {
+        guard case .string(let id)? = json["id"], ReportID.isValid(id), case .string(let time)? = json["time"],
+            case .int(let timeMs)? = json["time_ms"], case .string(let app)? = json["app"],
+            case .string(let version)? = json["version"], case .string(let signal)? = json["signal"],
+            case .string(let topFrame)? = json["top_frame"], case .string(let signature)? = json["signature"]
+        else { return nil }
+        self.id = id
+        self.time = time
+        self.timeMs = timeMs
+        self.app = app
+        self.version = version
+        self.signal = signal
+        self.topFrame = topFrame
+        self.signature = signature
+    }
+
     var json: JSON {
         [
             "id": .string(id), "time": .string(time), "time_ms": .int(timeMs), "app": .string(app),

@@ -25,9 +25,19 @@ import Testing
         let stored = try Data(contentsOf: collector.dataDirectory.appendingPathComponent("reports/\(id).crash"))
         #expect(stored == report)
 
+        let indexURL = collector.dataDirectory.appendingPathComponent("reports-index.jsonl")
+        let index = try String(contentsOf: indexURL, encoding: .utf8)
+        #expect(index.split(separator: "\n").count == 1)
+        #expect(index.contains(id))
+
         #expect(collector.stop() == 0)
+        // The index is only a cache: a damaged one is made whole from the reports themselves.
+        try Data("{\"torn".utf8).write(to: indexURL)
         let restarted = try CollectorProcess(dataDirectory: collector.dataDirectory)
         defer { restarted.stop() }
+        let rebuilt = try String(contentsOf: indexURL, encoding: .utf8)
+        #expect(rebuilt.hasPrefix("{\"torn\n"))
+        #expect(rebuilt.contains(id))
         let list = try restarted.request("GET", "/api/reports")
         #expect(list.status == 200)
         let entries = try #require(try JSONSerialization.jsonObject(with: list.body) as? [[String: Any]])
