@@ -30,7 +30,8 @@ func parseArguments(_ arguments: [String], environment: [String: String] = [:]) 
     func integer(_ option: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
         let text = try value(option)
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError(message: "'\(option)' needs an integer in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
+            throw UsageError(
+                message: "'\(option)' needs an integer in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
         }
         return number
     }
@@ -78,7 +79,8 @@ func parseArguments(_ arguments: [String], environment: [String: String] = [:]) 
             let count = try value(argument)
             let status = try value(argument)
             guard let plan = FaultInjection.parse(count: count, status: status) else {
-                throw UsageError(message: "'--fail-next' needs a count and a status in 100...599, not '\(count) \(status)'")
+                throw UsageError(
+                    message: "'--fail-next' needs a count and a status in 100...599, not '\(count) \(status)'")
             }
             configuration.failNext = plan
         case "--retry-after": configuration.retryAfterSeconds = try integer(argument, 0...86400)

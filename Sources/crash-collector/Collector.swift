@@ -23,14 +23,17 @@ final class Collector: Sendable {
         events = try EventStore(dataDirectory: configuration.dataDirectory)
         faults = FaultInjection(configuration.failNext)
         limiters = Mutex(
-            (RateLimiter(perMinute: configuration.eventsPerMinutePerKey),
-             RateLimiter(perMinute: configuration.eventsPerMinutePerInstall)))
+            (
+                RateLimiter(perMinute: configuration.eventsPerMinutePerKey),
+                RateLimiter(perMinute: configuration.eventsPerMinutePerInstall)
+            ))
         self.now = now
     }
 
     /// The largest body accepted for a request, before it is read.
     func bodyLimit(for head: HTTPRequestHead) -> Int {
-        head.path == "/v1/events" ? min(EventsEndpoint.maxBodyBytes, configuration.maxBodyBytes) : configuration.maxBodyBytes
+        head.path == "/v1/events"
+            ? min(EventsEndpoint.maxBodyBytes, configuration.maxBodyBytes) : configuration.maxBodyBytes
     }
 
     /// The answer to a request that could not be read.

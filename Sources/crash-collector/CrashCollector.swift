@@ -10,7 +10,8 @@ enum CrashCollector {
     static func main() {
         let command: Command
         do {
-            command = try parseArguments(Array(CommandLine.arguments.dropFirst()),
+            command = try parseArguments(
+                Array(CommandLine.arguments.dropFirst()),
                 environment: ProcessInfo.processInfo.environment)
         } catch {
             Log.write("Error: \(error.message)\n\(Help.usage)\n")

@@ -8,7 +8,9 @@ enum EventValidation {
     static let maxPropertyStringLength = 1024
     static let maxIDLength = 128
     static let maxContextValueLength = 64
-    static let contextKeys: Set<String> = ["app_version", "build", "os_version", "device_model", "locale", "environment"]
+    static let contextKeys: Set<String> = [
+        "app_version", "build", "os_version", "device_model", "locale", "environment",
+    ]
     /// `occurred_at` is accepted from this long before the receive time...
     static let maxPast: Double = 7 * 24 * 3600
     /// ...to this long after it; outside, it is replaced by the receive time.
@@ -73,7 +75,8 @@ enum EventValidation {
             return .failure(Rejection(code: .invalidID, message: "event_id must be a UUID"))
         }
         guard case .string(let anonymousID)? = members["anonymous_id"], isID(anonymousID) else {
-            return .failure(Rejection(code: .invalidID, message: "anonymous_id must be a string of 1 to 128 characters"))
+            return .failure(
+                Rejection(code: .invalidID, message: "anonymous_id must be a string of 1 to 128 characters"))
         }
         var userID: String?
         switch members["user_id"] {
@@ -87,7 +90,8 @@ enum EventValidation {
             return .failure(
                 Rejection(
                     code: .invalidTimestamp,
-                    message: "occurred_at must be an ISO 8601 date-time with a time zone, e.g. 2026-10-23T12:00:00.123Z"))
+                    message: "occurred_at must be an ISO 8601 date-time with a time zone, e.g. 2026-10-23T12:00:00.123Z"
+                ))
         }
         var properties: [String: JSON] = [:]
         switch members["properties"] {
@@ -104,10 +108,12 @@ enum EventValidation {
                     return .failure(
                         Rejection(
                             code: .invalidProperties,
-                            message: "Property values must be strings, numbers, booleans or null, not objects or arrays"))
+                            message: "Property values must be strings, numbers, booleans or null, not objects or arrays"
+                        ))
                 case .string(let text) where text.count > maxPropertyStringLength:
                     return .failure(
-                        Rejection(code: .invalidProperties, message: "String property values are at most 1024 characters"))
+                        Rejection(
+                            code: .invalidProperties, message: "String property values are at most 1024 characters"))
                 default:
                     break
                 }

@@ -15,15 +15,18 @@ enum EventsEndpoint {
 extension Collector {
     func receiveEvents(_ request: HTTPRequest) -> HTTPResponse {
         let key = request.headers["X-Write-Key"] ?? ""
-        let keyValid = configuration.eventsWriteKeys.isEmpty ? !key.isEmpty : configuration.eventsWriteKeys.contains(key)
+        let keyValid =
+            configuration.eventsWriteKeys.isEmpty ? !key.isEmpty : configuration.eventsWriteKeys.contains(key)
         guard keyValid else {
-            return EventsEndpoint.error(401, code: "invalid_write_key", message: "Missing, unknown or revoked write key")
+            return EventsEndpoint.error(
+                401, code: "invalid_write_key", message: "Missing, unknown or revoked write key")
         }
         if let plan = faults.next() {
             var headers: [(String, String)] = []
             if plan.status == 429 || plan.status == 503 { headers.append(("Retry-After", String(plan.retryAfter))) }
             let code = plan.status == 429 ? "rate_limited" : plan.status >= 500 ? "server_error" : "invalid_body"
-            return EventsEndpoint.error(plan.status, code: code, message: "failure injected by --fail-next", headers: headers)
+            return EventsEndpoint.error(
+                plan.status, code: code, message: "failure injected by --fail-next", headers: headers)
         }
         let body: Data
         switch BodyDecoding.decode(request, limit: EventsEndpoint.maxBodyBytes) {

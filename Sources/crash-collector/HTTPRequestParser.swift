@@ -198,8 +198,9 @@ struct HTTPRequestParser: Sendable {
             state = .head
             return .request(HTTPRequest(head: head, body: Data()))
         }
-        let texts = Set(lengths.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-            .map { $0.trimmingCharacters(in: .whitespaces) })
+        let texts = Set(
+            lengths.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+                .map { $0.trimmingCharacters(in: .whitespaces) })
         guard texts.count == 1, let text = texts.first, !text.isEmpty,
             text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
         else {
@@ -296,7 +297,8 @@ struct HTTPRequestParser: Sendable {
             }
             headers.add(String(name), value)
         }
-        let head = HTTPRequestHead(method: String(parts[0]), target: String(target), minorVersion: minor, headers: headers)
+        let head = HTTPRequestHead(
+            method: String(parts[0]), target: String(target), minorVersion: minor, headers: headers)
         if minor == 1 && head.headers.values("Host").count != 1 {
             return .failure(HTTPParseError(400, "an HTTP/1.1 request needs exactly one Host header", head: head))
         }

@@ -3,8 +3,11 @@ import Foundation
 /// `GET /`: crash groups with their reports one click away, and analytics event counts.
 extension Collector {
     func indexPage() -> HTTPResponse {
-        .html(200, IndexPage.render(groups: CrashGroup.groups(of: reports.all()), eventCounts: events.counts,
-            sentryEvents: sentryEvents.storedCount))
+        .html(
+            200,
+            IndexPage.render(
+                groups: CrashGroup.groups(of: reports.all()), eventCounts: events.counts,
+                sentryEvents: sentryEvents.storedCount))
     }
 }
 

@@ -92,7 +92,8 @@ struct CrashGroup: Sendable, Equatable {
             .map { CrashGroup(signature: $0.key, reports: $0.value.sorted { $0.timeMs > $1.timeMs }) }
             .sorted {
                 $0.count != $1.count
-                    ? $0.count > $1.count : ($0.lastSeen?.timeMs ?? 0, $0.signature) > ($1.lastSeen?.timeMs ?? 0, $1.signature)
+                    ? $0.count > $1.count
+                    : ($0.lastSeen?.timeMs ?? 0, $0.signature) > ($1.lastSeen?.timeMs ?? 0, $1.signature)
             }
     }
 }

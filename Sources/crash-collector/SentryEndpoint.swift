@@ -34,7 +34,9 @@ extension Collector {
             guard let id = SentryEnvelope.normalizedEventID(payloadID ?? headerID) else {
                 return sentryError(400, "invalid envelope: item \(index): the event has no valid event_id")
             }
-            if let payloadID, let headerID, SentryEnvelope.normalizedEventID(headerID) != SentryEnvelope.normalizedEventID(payloadID) {
+            if let payloadID, let headerID,
+                SentryEnvelope.normalizedEventID(headerID) != SentryEnvelope.normalizedEventID(payloadID)
+            {
                 return sentryError(400, "invalid envelope: item \(index): event_id differs from the envelope's")
             }
             toStore.append((item.payload, id))

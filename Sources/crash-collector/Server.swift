@@ -43,8 +43,10 @@ final class Server: Sendable {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             if active.load(ordering: .acquiring) >= collector.configuration.maxConnections {
                 SocketIO.setSendTimeout(fd, seconds: 1)
-                SocketIO.send(fd, Collector.error(503, "too many connections", headers: [("Retry-After", "1")])
-                    .serialized(keepAlive: false))
+                SocketIO.send(
+                    fd,
+                    Collector.error(503, "too many connections", headers: [("Retry-After", "1")])
+                        .serialized(keepAlive: false))
                 SocketIO.lingeringClose(fd)
                 continue
             }

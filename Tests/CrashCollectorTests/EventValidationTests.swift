@@ -59,14 +59,16 @@ import Testing
         #expect(code(Self.event(["properties": ["list": [1, 2]]])) == .invalidProperties)
         #expect(code(Self.event(["properties": ["": 1]])) == .invalidProperties)
         #expect(code(Self.event(["properties": .object([String(repeating: "k", count: 65): 1])])) == .invalidProperties)
-        #expect(code(Self.event(["properties": ["s": .string(String(repeating: "x", count: 1025))]])) == .invalidProperties)
+        #expect(
+            code(Self.event(["properties": ["s": .string(String(repeating: "x", count: 1025))]])) == .invalidProperties)
         #expect(code(Self.event(["properties": ["s": .string(String(repeating: "x", count: 1024))]])) == nil)
         let fifty = JSON.object(Dictionary(uniqueKeysWithValues: (0..<50).map { ("k\($0)", JSON.int(Int64($0))) }))
         let fiftyOne = JSON.object(Dictionary(uniqueKeysWithValues: (0..<51).map { ("k\($0)", JSON.int(Int64($0))) }))
         #expect(code(Self.event(["properties": fifty])) == nil)
         #expect(code(Self.event(["properties": fiftyOne])) == .tooManyProperties)
         let big = JSON.object(
-            Dictionary(uniqueKeysWithValues: (0..<10).map { ("k\($0)", JSON.string(String(repeating: "x", count: 1000))) }))
+            Dictionary(
+                uniqueKeysWithValues: (0..<10).map { ("k\($0)", JSON.string(String(repeating: "x", count: 1000))) }))
         #expect(code(Self.event(["properties": big])) == .eventTooLarge)
     }
 
@@ -74,13 +76,15 @@ import Testing
         let old = try EventValidation.validate(Self.event(["occurred_at": "2026-10-01T00:00:00Z"]), now: Self.now).get()
         #expect(old.clamped)
         #expect(old.occurredAt == "2026-10-23T12:00:00.000Z")
-        let future = try EventValidation.validate(Self.event(["occurred_at": "2026-10-23T12:06:00Z"]), now: Self.now).get()
+        let future = try EventValidation.validate(Self.event(["occurred_at": "2026-10-23T12:06:00Z"]), now: Self.now)
+            .get()
         #expect(future.clamped)
         let nearFuture = try EventValidation.validate(
             Self.event(["occurred_at": "2026-10-23T15:04:00+03:00"]), now: Self.now
         ).get()
         #expect(!nearFuture.clamped)
-        let sixDays = try EventValidation.validate(Self.event(["occurred_at": "2026-10-17T12:00:01Z"]), now: Self.now).get()
+        let sixDays = try EventValidation.validate(Self.event(["occurred_at": "2026-10-17T12:00:01Z"]), now: Self.now)
+            .get()
         #expect(!sixDays.clamped)
     }
 

@@ -68,9 +68,17 @@ import Testing
             (with(["event_id": "nope"]), "invalid_id"),
             (with(["occurred_at": "2026-10-23 noon"]), "invalid_timestamp"),
             (with(["properties": ["nested": ["a": 1]]]), "invalid_properties"),
-            (with(["properties": Dictionary(uniqueKeysWithValues: (0..<51).map { ("k\($0)", $0) })]), "too_many_properties"),
-            (with(["properties": Dictionary(uniqueKeysWithValues: (0..<9).map { ("k\($0)", String(repeating: "x", count: 1000)) })]),
-             "event_too_large"),
+            (
+                with(["properties": Dictionary(uniqueKeysWithValues: (0..<51).map { ("k\($0)", $0) })]),
+                "too_many_properties"
+            ),
+            (
+                with([
+                    "properties": Dictionary(
+                        uniqueKeysWithValues: (0..<9).map { ("k\($0)", String(repeating: "x", count: 1000)) })
+                ]),
+                "event_too_large"
+            ),
         ]
         events += cases.map(\.0)
         let clampedID = UUID().uuidString.lowercased()
@@ -104,7 +112,8 @@ import Testing
         let again = try post(restarted, Self.body([event]))
         #expect(again.json?["accepted"] as? Int == 1)
         #expect(try total(restarted) == 1)
-        let lines = try String(contentsOf: restarted.dataDirectory.appendingPathComponent("events/events.jsonl"), encoding: .utf8)
+        let lines = try String(
+            contentsOf: restarted.dataDirectory.appendingPathComponent("events/events.jsonl"), encoding: .utf8)
         #expect(lines.split(separator: "\n").count == 1)
     }
 
@@ -133,7 +142,9 @@ import Testing
         let collector = try CollectorProcess(["--fail-next", "2", "500"])
         defer { collector.stop() }
         let (id, report) = try Fixtures.variant()
-        let upload = { try collector.request("POST", "/api/reports", headers: [("X-Crash-Report-ID", id)], body: report) }
+        let upload = {
+            try collector.request("POST", "/api/reports", headers: [("X-Crash-Report-ID", id)], body: report)
+        }
         #expect(try upload().status == 500)
         let second = try post(collector, Self.body([Self.event()]))
         #expect(second.status == 500)

@@ -71,7 +71,8 @@ import Testing
         let (id, report) = try Fixtures.variant()
         let client = try RawHTTP(port: collector.port)
         try client.send(
-            "POST /api/reports HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nX-Crash-Report-ID: \(id)\r\nContent-Length: \(report.count)\r\n\r\n")
+            "POST /api/reports HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nX-Crash-Report-ID: \(id)\r\nContent-Length: \(report.count)\r\n\r\n"
+        )
         // The 100 arrives before the body is sent (readResponse would skip it, so read raw).
         var poller = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
         #expect(poll(&poller, 1, 5000) == 1)

@@ -206,15 +206,17 @@ import Testing
 
     @Test func randomBytesNeverTrap() {
         var generator = SystemRandomNumberGenerator()
-        let alphabet = Array("GET POST / HTTP/1.1\r\n:Content-Length: 0123456789abcdef chunked Transfer-Encoding Host ".utf8)
+        let alphabet = Array(
+            "GET POST / HTTP/1.1\r\n:Content-Length: 0123456789abcdef chunked Transfer-Encoding Host ".utf8)
         for _ in 0..<300 {
             var parser = parser(maxBody: 64, maxHeader: 256)
             for _ in 0..<8 {
                 let count = Int.random(in: 0..<64, using: &generator)
-                parser.append((0..<count).map { _ in
-                    Bool.random(using: &generator)
-                        ? alphabet.randomElement(using: &generator)! : UInt8.random(in: 0...255, using: &generator)
-                })
+                parser.append(
+                    (0..<count).map { _ in
+                        Bool.random(using: &generator)
+                            ? alphabet.randomElement(using: &generator)! : UInt8.random(in: 0...255, using: &generator)
+                    })
                 for _ in 0..<4 {
                     if case .incomplete = parser.next() { break }
                 }

@@ -16,7 +16,8 @@ import Testing
                 try collector.request("POST", "/api/reports", headers: [("X-Crash-Report-ID", id)], body: report).status
                     == 201)
         }
-        let events = #"{"events":[{"event_id":"\#(UUID().uuidString)","name":"app_opened","anonymous_id":"a","occurred_at":"\#(ISO8601DateFormatter().string(from: Date()))"}]}"#
+        let events =
+            #"{"events":[{"event_id":"\#(UUID().uuidString)","name":"app_opened","anonymous_id":"a","occurred_at":"\#(ISO8601DateFormatter().string(from: Date()))"}]}"#
         #expect(
             try collector.request("POST", "/v1/events", headers: [("X-Write-Key", "k")], body: Data(events.utf8)).status
                 == 200)
@@ -49,7 +50,8 @@ import Testing
 
 enum ReportSummaryProbe {
     static func signature(_ collector: CollectorProcess) throws -> String? {
-        let list = try JSONSerialization.jsonObject(with: collector.request("GET", "/api/reports").body) as? [[String: Any]]
+        let list =
+            try JSONSerialization.jsonObject(with: collector.request("GET", "/api/reports").body) as? [[String: Any]]
         return list?.first?["signature"] as? String
     }
 }

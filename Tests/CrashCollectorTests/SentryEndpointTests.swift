@@ -7,8 +7,10 @@ import Testing
     static let key = "0123456789abcdef0123456789abcdef"
 
     static func envelope(eventID: String = UUID().uuidString.lowercased()) -> Data {
-        let event = #"{"event_id":"\#(eventID.replacingOccurrences(of: "-", with: ""))","platform":"native","level":"fatal"}"#
-        let text = #"{"event_id":"\#(eventID)","dsn":"http://\#(key)@127.0.0.1/1"}"# + "\n"
+        let event =
+            #"{"event_id":"\#(eventID.replacingOccurrences(of: "-", with: ""))","platform":"native","level":"fatal"}"#
+        let text =
+            #"{"event_id":"\#(eventID)","dsn":"http://\#(key)@127.0.0.1/1"}"# + "\n"
             + #"{"type":"event","length":\#(event.utf8.count),"content_type":"application/json"}"# + "\n" + event + "\n"
         return Data(text.utf8)
     }
@@ -22,7 +24,8 @@ import Testing
         defer { collector.stop() }
         let missing = try collector.request("POST", "/api/1/envelope/", body: Self.envelope())
         #expect(missing.status == 401)
-        let wrong = try collector.request("POST", "/api/1/envelope/", headers: [Self.auth("nope")], body: Self.envelope())
+        let wrong = try collector.request(
+            "POST", "/api/1/envelope/", headers: [Self.auth("nope")], body: Self.envelope())
         #expect(wrong.status == 401)
         #expect(collector.files(in: "events-sentry", suffix: ".json").isEmpty)
         let byQuery = try collector.request("POST", "/api/1/envelope/?sentry_key=\(Self.key)", body: Self.envelope())
@@ -56,12 +59,14 @@ import Testing
             "not an envelope", "{}\n{\"type\":\"event\",\"length\":999}\n{}\n", "{}\n{\"type\":\"event\"}\nnot json\n",
             "{}\n{\"type\":\"event\"}\n{\"level\":\"fatal\"}\n",
         ] {
-            let response = try collector.request("POST", "/api/1/envelope/", headers: [Self.auth(Self.key)], body: Data(body.utf8))
+            let response = try collector.request(
+                "POST", "/api/1/envelope/", headers: [Self.auth(Self.key)], body: Data(body.utf8))
             #expect(response.status == 400, "\(body)")
             #expect(response.json?["detail"] is String)
         }
         let badGzip = try collector.request(
-            "POST", "/api/1/envelope/", headers: [Self.auth(Self.key), ("Content-Encoding", "gzip")], body: Data("xx".utf8))
+            "POST", "/api/1/envelope/", headers: [Self.auth(Self.key), ("Content-Encoding", "gzip")],
+            body: Data("xx".utf8))
         #expect(badGzip.status == 400)
         #expect(try collector.request("GET", "/api/1/envelope/").status == 405)
         #expect(collector.files(in: "events-sentry", suffix: ".json").isEmpty)

@@ -6,7 +6,8 @@ import Testing
 @Suite struct SentryEnvelopeTests {
     @Test func itemsWithAndWithoutLength() throws {
         let event = #"{"event_id":"9ec79c33ec9942ab8353589fcb2e04dc","level":"fatal"}"#
-        let text = #"{"event_id":"9ec79c33ec9942ab8353589fcb2e04dc","dsn":"https://k@sentry.io/1"}"# + "\n"
+        let text =
+            #"{"event_id":"9ec79c33ec9942ab8353589fcb2e04dc","dsn":"https://k@sentry.io/1"}"# + "\n"
             + #"{"type":"attachment","length":10,"filename":"a.txt"}"# + "\n" + "line1\nline" + "\n"
             + #"{"type":"event"}"# + "\n" + event + "\n"
             + #"{"type":"session","length":2}"# + "\n" + "{}"
@@ -45,8 +46,11 @@ import Testing
     }
 
     @Test func eventIDs() {
-        #expect(SentryEnvelope.normalizedEventID("9EC79C33-EC99-42AB-8353-589FCB2E04DC") == "9ec79c33ec9942ab8353589fcb2e04dc")
-        #expect(SentryEnvelope.normalizedEventID("9ec79c33ec9942ab8353589fcb2e04dc") == "9ec79c33ec9942ab8353589fcb2e04dc")
+        #expect(
+            SentryEnvelope.normalizedEventID("9EC79C33-EC99-42AB-8353-589FCB2E04DC")
+                == "9ec79c33ec9942ab8353589fcb2e04dc")
+        #expect(
+            SentryEnvelope.normalizedEventID("9ec79c33ec9942ab8353589fcb2e04dc") == "9ec79c33ec9942ab8353589fcb2e04dc")
         #expect(SentryEnvelope.normalizedEventID("9ec79c33-ec9942ab8353589fcb2e04dc") == nil)
         #expect(SentryEnvelope.normalizedEventID("../../etc/passwd") == nil)
         #expect(SentryEnvelope.normalizedEventID(nil) == nil)

@@ -45,7 +45,9 @@ final class CollectorProcess {
             let port = Int(line[range.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines))
         else {
             process.terminate()
-            throw TestError("unexpected first line '\(line)'; stderr: \(String(decoding: (try? Data(contentsOf: errorLog)) ?? Data(), as: UTF8.self))")
+            throw TestError(
+                "unexpected first line '\(line)'; stderr: \(String(decoding: (try? Data(contentsOf: errorLog)) ?? Data(), as: UTF8.self))"
+            )
         }
         self.port = port
     }
@@ -75,7 +77,9 @@ final class CollectorProcess {
 
     /// Files in a data subdirectory whose names end with `suffix` (temporary files excluded).
     func files(in subdirectory: String, suffix: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: dataDirectory.appendingPathComponent(subdirectory).path)) ?? []
+        let names =
+            (try? FileManager.default.contentsOfDirectory(
+                atPath: dataDirectory.appendingPathComponent(subdirectory).path)) ?? []
         return names.filter { $0.hasSuffix(suffix) && !$0.hasPrefix(".") }.sorted()
     }
 

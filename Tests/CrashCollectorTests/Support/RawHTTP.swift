@@ -26,7 +26,9 @@ final class RawHTTP {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else {
             close(fd)
@@ -57,17 +59,22 @@ final class RawHTTP {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let headEnd = try waitFor(deadline) { buffer in
-                buffer.indices.dropLast(3).first { buffer[$0] == 13 && buffer[$0 + 1] == 10 && buffer[$0 + 2] == 13 && buffer[$0 + 3] == 10 }
+                buffer.indices.dropLast(3).first {
+                    buffer[$0] == 13 && buffer[$0 + 1] == 10 && buffer[$0 + 2] == 13 && buffer[$0 + 3] == 10
+                }
             }
             let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
             buffer.removeFirst(headEnd + 4)
             var lines = head.components(separatedBy: "\r\n")
             let statusLine = lines.removeFirst().split(separator: " ")
-            guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw TestError("bad status line in \(head)") }
+            guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
+                throw TestError("bad status line in \(head)")
+            }
             var headers: [String: String] = [:]
             for line in lines {
                 guard let colon = line.firstIndex(of: ":") else { continue }
-                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                    in: .whitespaces)
             }
             if status == 100 { continue }
             let length = bodyless ? 0 : Int(headers["content-length"] ?? "0") ?? 0
