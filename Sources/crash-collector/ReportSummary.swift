@@ -29,23 +29,31 @@ struct ReportSummary: Sendable, Equatable {
     static let signatureFrames = 3
 
     /// The crash group: the signal plus the innermost frames inside the main executable, as
-    /// `image+offset` (offsets, unlike addresses, do not move with ASLR). When no frame is in
-    /// the main image, the innermost frames of any image stand in.
+    /// `image+0xoffset` of their lookup address (offsets, unlike addresses, do not move with
+    /// ASLR), joined with ` | `. Frames in libc or the Swift runtime are left out: every trap
+    /// goes through the same runtime functions. With no frame in the main executable, the
+    /// innermost frame stands in. (The same rule as `crashreport stats`.)
     static func signature(of report: CrashReport) -> String {
-        let frames = report.crash.frames
-        var own = frames.filter { report.image(of: $0)?.main == true }
-        if own.isEmpty { own = frames }
-        let locations = own.prefix(signatureFrames).map { location(of: $0, in: report) }
-        return ([report.crash.signal.name] + locations).joined(separator: " ")
+        var frames: [String] = []
+        for frame in report.crash.frames where frames.count < signatureFrames {
+            guard let image = report.image(of: frame), image.main,
+                let offset = image.offset(of: frame.lookupAddress)
+            else { continue }
+            frames.append("\(image.name)+0x\(String(offset, radix: 16))")
+        }
+        if frames.isEmpty, let first = report.crash.frames.first {
+            frames.append(location(of: first, in: report))
+        }
+        return ([report.crash.signal.name] + frames).joined(separator: " | ")
     }
 
-    /// `image+0xoffset` of a frame's lookup address, or its raw address outside every image.
+    /// `image+0xoffset` of a frame's lookup address, or `???` outside every image.
     static func location(of frame: CrashReport.Frame, in report: CrashReport) -> String {
         let address = frame.lookupAddress
         if let image = report.image(of: frame), let offset = image.offset(of: address) {
             return "\(image.name)+0x\(String(offset, radix: 16))"
         }
-        return address.hex
+        return "???"
     }
 
     /// Reads back what ``json`` wrote; nil for anything else.

@@ -46,7 +46,7 @@ import Testing
         #expect(entries.first?["signal"] as? String == "SIGSEGV")
         #expect(entries.first?["app"] as? String == "crash-test")
         #expect((entries.first?["top_frame"] as? String)?.hasPrefix("crash-test+0x") == true)
-        #expect((entries.first?["signature"] as? String)?.hasPrefix("SIGSEGV crash-test+0x") == true)
+        #expect((entries.first?["signature"] as? String)?.hasPrefix("SIGSEGV | crash-test+0x") == true)
         #expect(try upload(restarted, report, id: id).status == 200)
 
         let text = try restarted.request("GET", "/reports/\(id)")
