@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -42,12 +43,15 @@ final class Server: Sendable {
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             if active.load(ordering: .acquiring) >= collector.configuration.maxConnections {
-                SocketIO.setSendTimeout(fd, seconds: 1)
-                SocketIO.send(
-                    fd,
-                    Collector.error(503, "too many connections", headers: [("Retry-After", "1")])
-                        .serialized(keepAlive: false))
-                SocketIO.lingeringClose(fd)
+                // Answered off the accept loop: the lingering close takes up to a second.
+                DispatchQueue.global().async {
+                    SocketIO.setSendTimeout(fd, seconds: 1)
+                    SocketIO.send(
+                        fd,
+                        Collector.error(503, "too many connections", headers: [("Retry-After", "1")])
+                            .serialized(keepAlive: false))
+                    SocketIO.lingeringClose(fd)
+                }
                 continue
             }
             active.wrappingAdd(1, ordering: .acquiringAndReleasing)
