@@ -1,5 +1,6 @@
 import CrashReport
 import Foundation
+import Synchronization
 import Testing
 
 /// The plain transport, end to end against a real collector process.
@@ -131,17 +132,15 @@ import Testing
 }
 
 /// Statuses collected from several threads.
-final class Statuses: @unchecked Sendable {
-    private let lock = NSLock()
-    private var distinctStatuses: [Int] = []
-    private var sameStatuses: [Int] = []
+final class Statuses: Sendable {
+    private let state = Mutex<(distinct: [Int], same: [Int])>(([], []))
 
     func add(_ status: Int, same: Bool) {
-        lock.withLock {
-            if same { sameStatuses.append(status) } else { distinctStatuses.append(status) }
+        state.withLock {
+            if same { $0.same.append(status) } else { $0.distinct.append(status) }
         }
     }
 
-    var distinct: [Int] { lock.withLock { distinctStatuses } }
-    var same: [Int] { lock.withLock { sameStatuses } }
+    var distinct: [Int] { state.withLock { $0.distinct } }
+    var same: [Int] { state.withLock { $0.same } }
 }
