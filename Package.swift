@@ -36,6 +36,8 @@ let package = Package(
 
         // The local ingestion server: reports, Sentry envelopes, analytics events. See docs/collector.md.
         .executableTarget(name: "crash-collector", dependencies: ["CrashReport"]),
+        .testTarget(
+            name: "CrashCollectorTests", dependencies: ["CrashReport", "crash-collector"], exclude: ["Fixtures"]),
 
         .executableTarget(
             name: "Benchmarks",
@@ -46,7 +48,5 @@ let package = Package(
         .testTarget(name: "CrashReporterTests", dependencies: ["CrashReporter", "CCrashReporter"]),
         .testTarget(name: "CrashReportTests", dependencies: ["CrashReport", "crashreport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["CrashReport"]),
-        .testTarget(
-            name: "CrashCollectorTests", dependencies: ["CrashReport", "crash-collector"], exclude: ["Fixtures"]),
     ]
 )
