@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "crashreport", targets: ["crashreport"]),
         .executable(name: "crash-test", targets: ["CrashTest"]),
         .executable(name: "crash-reporter-benchmarks", targets: ["Benchmarks"]),
+        .executable(name: "crash-collector", targets: ["crash-collector"]),
     ],
     targets: [
         // Everything that runs inside the signal handler. See docs/signal-safety.md.
@@ -32,6 +33,11 @@ let package = Package(
             dependencies: ["CrashReporter", "CCrashTestSupport"],
             path: "Examples/CrashTest/Sources"
         ),
+
+        // The local ingestion server: reports, Sentry envelopes, analytics events. See docs/collector.md.
+        .executableTarget(name: "crash-collector", dependencies: ["CrashReport"]),
+        .testTarget(
+            name: "CrashCollectorTests", dependencies: ["CrashReport", "crash-collector"], exclude: ["Fixtures"]),
 
         .executableTarget(
             name: "Benchmarks",

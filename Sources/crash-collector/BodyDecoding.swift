@@ -1,0 +1,43 @@
+import CrashReport
+import Foundation
+
+/// Removes a request's content coding (`Content-Encoding: gzip`), keeping the result bounded.
+enum BodyDecoding {
+    enum Failure: Error, Equatable {
+        case tooLarge(limit: Int)
+        case unsupported(String)
+        case corrupt(String)
+    }
+
+    static func decode(_ request: HTTPRequest, limit: Int) -> Result<Data, Failure> {
+        let codings = request.headers.values("Content-Encoding").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty && $0 != "identity" }
+        var body = request.body
+        // Codings are listed in the order they were applied; undo them from the last.
+        for coding in codings.reversed() {
+            guard coding == "gzip" || coding == "x-gzip" else { return .failure(.unsupported(coding)) }
+            do {
+                body = try Gzip.decompress(body, limit: limit)
+            } catch {
+                if case .tooLarge = error { return .failure(.tooLarge(limit: limit)) }
+                return .failure(.corrupt("gzip request body: \(error)"))
+            }
+        }
+        return .success(body)
+    }
+
+    /// The response for a failure, in the endpoint's own error shape.
+    static func response(_ failure: Failure, events: Bool = false) -> HTTPResponse {
+        let (status, reason): (Int, String) =
+            switch failure {
+            case .tooLarge(let limit): (413, "decoded request body larger than \(limit) bytes")
+            case .unsupported(let coding): (415, "unsupported Content-Encoding \(coding)")
+            case .corrupt(let reason): (400, reason)
+            }
+        if events {
+            return EventsEndpoint.error(
+                status, code: status == 413 ? "payload_too_large" : "invalid_body", message: reason)
+        }
+        return Collector.error(status, reason)
+    }
+}

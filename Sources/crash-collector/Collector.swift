@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+
+/// The collector's state and its request handling, independent of sockets: the server hands it
+/// whole requests and writes back what it returns.
+final class Collector: Sendable {
+    let configuration: Configuration
+    let reports: ReportStore
+    let sentryEvents: SentryEventStore
+    let events: EventStore
+    let faults: FaultInjection
+    let limiters: Mutex<(perKey: RateLimiter, perInstall: RateLimiter)>
+    /// The clock, in Unix seconds (replaceable in tests).
+    let now: @Sendable () -> Double
+
+    init(
+        configuration: Configuration, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) throws(SystemError) {
+        self.configuration = configuration
+        try DurableFile.makeDirectory(configuration.dataDirectory)
+        reports = try ReportStore(dataDirectory: configuration.dataDirectory)
+        sentryEvents = try SentryEventStore(dataDirectory: configuration.dataDirectory)
+        events = try EventStore(dataDirectory: configuration.dataDirectory)
+        faults = FaultInjection(configuration.failNext)
+        limiters = Mutex(
+            (
+                RateLimiter(perMinute: configuration.eventsPerMinutePerKey),
+                RateLimiter(perMinute: configuration.eventsPerMinutePerInstall)
+            ))
+        self.now = now
+    }
+
+    /// The largest body accepted for a request, before it is read.
+    func bodyLimit(for head: HTTPRequestHead) -> Int {
+        head.path == "/v1/events"
+            ? min(EventsEndpoint.maxBodyBytes, configuration.maxBodyBytes) : configuration.maxBodyBytes
+    }
+
+    /// The answer to a request that could not be read.
+    func response(to error: HTTPParseError) -> HTTPResponse {
+        if error.head?.path == "/v1/events" {
+            let code = error.status == 413 ? "payload_too_large" : error.status >= 500 ? "server_error" : "invalid_body"
+            return EventsEndpoint.error(error.status, code: code, message: error.reason)
+        }
+        return Self.error(error.status, error.reason)
+    }
+
+    /// `{"error": reason}` with a status.
+    static func error(_ status: Int, _ reason: String, headers: [(String, String)] = []) -> HTTPResponse {
+        .json(status, ["error": .string(reason)], headers: headers)
+    }
+}

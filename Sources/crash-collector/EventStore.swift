@@ -1,0 +1,79 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Accepted analytics events in `DATA/events/events.jsonl`: one JSON object per line, appended
+/// and fsynced once per batch. At start the file is read back to rebuild the set of stored ids
+/// (for deduplication) and the counts by name; a torn last line (a crash mid-append) is cut off.
+final class EventStore: Sendable {
+    let path: String
+    private let state: Mutex<State>
+
+    private struct State {
+        var fd: Int32
+        var ids: Set<String>
+        var counts: [String: Int]
+    }
+
+    init(dataDirectory: String) throws(SystemError) {
+        let directory = dataDirectory + "/events"
+        try DurableFile.makeDirectory(directory)
+        path = directory + "/events.jsonl"
+        var ids = Set<String>()
+        var counts: [String: Int] = [:]
+        if let data = FileManager.default.contents(atPath: path) {
+            var kept = 0
+            var start = data.startIndex
+            while let newline = data[start...].firstIndex(of: 0x0a) {
+                if let record = JSON.parse(data[start..<newline]),
+                    case .string(let id)? = record["event_id"], case .string(let name)? = record["name"]
+                {
+                    if ids.insert(id).inserted { counts[name, default: 0] += 1 }
+                } else {
+                    Log.warning("\(path): skipping a damaged line")
+                }
+                start = newline + 1
+                kept = start - data.startIndex
+            }
+            if kept < data.count {
+                Log.warning("\(path): cutting off a torn last line of \(data.count - kept) bytes")
+                truncate(path, off_t(kept))
+            }
+        }
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw SystemError(call: "open", path: path, code: errno) }
+        state = Mutex(State(fd: fd, ids: ids, counts: counts))
+    }
+
+    deinit {
+        _ = state.withLock { close($0.fd) }
+    }
+
+    /// Appends the events not stored yet (by event id, also within the batch) in one fsynced
+    /// write. Returns how many were new.
+    @discardableResult
+    func append(_ events: [EventValidation.Accepted], receivedAt: String) throws(SystemError) -> Int {
+        try state.withLock { (state) throws(SystemError) -> Int in
+            var lines = Data()
+            var newIDs: [String] = []
+            var seen = Set<String>()
+            for event in events where !state.ids.contains(event.eventID) && seen.insert(event.eventID).inserted {
+                lines.append(event.record(receivedAt: receivedAt).data())
+                lines.append(0x0a)
+                newIDs.append(event.eventID)
+            }
+            guard !newIDs.isEmpty else { return 0 }
+            try DurableFile.append(lines, fd: state.fd, path: path)
+            for event in events where newIDs.contains(event.eventID) && state.ids.insert(event.eventID).inserted {
+                state.counts[event.name, default: 0] += 1
+            }
+            return newIDs.count
+        }
+    }
+
+    /// Stored events by name.
+    var counts: [String: Int] { state.withLock { $0.counts } }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// Header fields in arrival order; names compare case-insensitively (RFC 9110 §5.1).
+struct HTTPHeaders: Sendable, Equatable {
+    private(set) var fields: [(name: String, value: String)] = []
+
+    init(_ fields: [(String, String)] = []) {
+        for (name, value) in fields { add(name, value) }
+    }
+
+    mutating func add(_ name: String, _ value: String) {
+        fields.append((name, value))
+    }
+
+    /// The first value of `name`, if any.
+    subscript(_ name: String) -> String? {
+        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Every value of `name`, in order.
+    func values(_ name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+    }
+
+    /// Whether a comma-separated header (`Connection`) lists `token`.
+    func contains(_ name: String, token: String) -> Bool {
+        values(name).contains { value in
+            value.split(separator: ",").contains {
+                $0.trimmingCharacters(in: .whitespaces).caseInsensitiveCompare(token) == .orderedSame
+            }
+        }
+    }
+
+    static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.map(\.name) == rhs.fields.map(\.name) && lhs.fields.map(\.value) == rhs.fields.map(\.value)
+    }
+}
+
+/// The part of a request before its body.
+struct HTTPRequestHead: Sendable, Equatable {
+    var method: String
+    /// The request target as sent (`/api/reports?x=1`).
+    var target: String
+    /// `1` for HTTP/1.1, `0` for HTTP/1.0.
+    var minorVersion: Int
+    var headers: HTTPHeaders
+
+    /// The path of the target, without the query; an absolute-form target is reduced to its path.
+    var path: String {
+        var rest = Substring(target)
+        if let scheme = rest.range(of: "://"), rest.first != "/" {
+            rest = rest[scheme.upperBound...]
+            rest = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
+        }
+        if let mark = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<mark] }
+        return String(rest)
+    }
+
+    /// The query parameters, percent-decoded (`+` is a space, as in forms).
+    var query: [String: String] {
+        guard let mark = target.firstIndex(of: "?") else { return [:] }
+        var result: [String: String] = [:]
+        let query = target[target.index(after: mark)...].prefix { $0 != "#" }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (text: Substring) in
+                String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
+            }
+            let name = decode(parts[0])
+            if result[name] == nil { result[name] = parts.count > 1 ? decode(parts[1]) : "" }
+        }
+        return result
+    }
+
+    /// Whether the connection stays open after this request (RFC 9112 §9.3).
+    var keepAlive: Bool {
+        if headers.contains("Connection", token: "close") { return false }
+        if minorVersion == 0 { return headers.contains("Connection", token: "keep-alive") }
+        return true
+    }
+
+    /// Whether the client waits for `100 Continue` before sending its body.
+    var expectsContinue: Bool {
+        minorVersion >= 1 && headers["Expect"]?.caseInsensitiveCompare("100-continue") == .orderedSame
+    }
+}
+
+/// A whole request: its head and its body (the transfer coding removed, content coding kept).
+struct HTTPRequest: Sendable, Equatable {
+    var head: HTTPRequestHead
+    var body: Data
+
+    var method: String { head.method }
+    var path: String { head.path }
+    var headers: HTTPHeaders { head.headers }
+}
+
+/// A response; `Content-Length` and `Connection` are added when it is written.
+struct HTTPResponse: Sendable, Equatable {
+    var status: Int
+    var headers: HTTPHeaders
+    var body: Data
+
+    init(status: Int, headers: [(String, String)] = [], body: Data = Data()) {
+        self.status = status
+        self.headers = HTTPHeaders(headers)
+        self.body = body
+    }
+
+    static func text(_ status: Int, _ text: String) -> HTTPResponse {
+        HTTPResponse(
+            status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Data(text.utf8))
+    }
+
+    static func html(_ status: Int, _ html: String) -> HTTPResponse {
+        HTTPResponse(
+            status: status, headers: [("Content-Type", "text/html; charset=utf-8")], body: Data(html.utf8))
+    }
+
+    /// A JSON body from a JSON value.
+    static func json(_ status: Int, _ value: JSON, headers: [(String, String)] = []) -> HTTPResponse {
+        HTTPResponse(
+            status: status, headers: [("Content-Type", "application/json")] + headers, body: value.data())
+    }
+
+    /// The status line, headers and body as sent on the wire.
+    func serialized(keepAlive: Bool, includeBody: Bool = true) -> Data {
+        var head = "HTTP/1.1 \(status) \(HTTPStatus.reason(status))\r\n"
+        for field in headers.fields { head += "\(field.name): \(field.value)\r\n" }
+        if status >= 200 && status != 204 && status != 304 { head += "Content-Length: \(body.count)\r\n" }
+        head += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n"
+        head += "\r\n"
+        var data = Data(head.utf8)
+        if includeBody { data.append(body) }
+        return data
+    }
+}
+
+/// Reason phrases for the statuses the collector sends.
+enum HTTPStatus {
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 411: "Length Required"
+        case 413: "Content Too Large"
+        case 415: "Unsupported Media Type"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 503: "Service Unavailable"
+        case 505: "HTTP Version Not Supported"
+        default: "Status \(status)"
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import CrashReport
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Crash reports as `DATA/reports/<id>.crash`, exactly the bytes the client sent, plus an
+/// in-memory index of their summaries rebuilt from the files at start.
+final class ReportStore: Sendable {
+    let directory: String
+    private let summaries = Mutex<[String: ReportSummary]>([:])
+
+    enum StoreResult: Equatable {
+        case stored(String)
+        case duplicate(String)
+    }
+
+    /// Summaries of stored reports, one JSON line each, appended as reports are stored: decoding
+    /// and validating every report again at each start costs about 10 ms a report. Only a
+    /// cache: a report missing from it is decoded, a line without its report is ignored.
+    let indexPath: String
+    private let indexFD: Int32
+
+    init(dataDirectory: String) throws(SystemError) {
+        directory = dataDirectory + "/reports"
+        indexPath = dataDirectory + "/reports-index.jsonl"
+        try DurableFile.makeDirectory(directory)
+        DurableFile.removeTemporaryFiles(in: directory)
+        var cached: [String: ReportSummary] = [:]
+        if let data = FileManager.default.contents(atPath: indexPath) {
+            for line in data.split(separator: 0x0a) {
+                if let json = JSON.parse(Data(line)), let summary = ReportSummary(json: json) {
+                    cached[summary.id] = summary
+                }
+            }
+        }
+        indexFD = open(indexPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard indexFD >= 0 else { throw SystemError(call: "open", path: indexPath, code: errno) }
+        var index: [String: ReportSummary] = [:]
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var missing: [ReportSummary] = []
+        for name in names where name.hasSuffix(".crash") && !name.hasPrefix(".") {
+            let id = String(name.dropLast(".crash".count))
+            if let summary = cached[id] {
+                index[id] = summary
+                continue
+            }
+            do {
+                let report = try ReportDecoding.decode(file: URL(fileURLWithPath: "\(directory)/\(name)"))
+                let summary = ReportSummary(report)
+                index[summary.id] = summary
+                missing.append(summary)
+            } catch {
+                Log.warning("skipping \(error.message(file: name))")
+            }
+        }
+        // A torn last line is ended first, so that the lines appended after it stay whole.
+        if let data = FileManager.default.contents(atPath: indexPath), let last = data.last, last != 0x0a {
+            try? DurableFile.append(Data([0x0a]), fd: indexFD, path: indexPath)
+        }
+        for summary in missing { appendToIndex(summary) }
+        summaries.withLock { $0 = index }
+    }
+
+    deinit {
+        close(indexFD)
+    }
+
+    private func appendToIndex(_ summary: ReportSummary) {
+        var line = summary.json.data()
+        line.append(0x0a)
+        do {
+            try DurableFile.writeAll(indexFD, line, path: indexPath)
+        } catch {
+            Log.warning("cannot update the report index: \(error)")
+        }
+    }
+
+    /// Stores a decoded report's bytes under its id unless a report with that id is stored.
+    func store(_ gzipData: Data, report: CrashReport) throws(SystemError) -> StoreResult {
+        let summary = ReportSummary(report)
+        switch try DurableFile.create(gzipData, name: "\(summary.id).crash", in: directory) {
+        case .alreadyExists:
+            return .duplicate(summary.id)
+        case .created:
+            summaries.withLock {
+                appendToIndex(summary)  // under the lock: one writer of the index at a time
+                $0[summary.id] = summary
+            }
+            return .stored(summary.id)
+        }
+    }
+
+    /// Every summary, newest crash first.
+    func all() -> [ReportSummary] {
+        summaries.withLock { Array($0.values) }.sorted { ($0.timeMs, $0.id) > ($1.timeMs, $1.id) }
+    }
+
+    func summary(id: String) -> ReportSummary? {
+        summaries.withLock { $0[id.lowercased()] }
+    }
+
+    /// Reads and decodes one stored report; nil when there is none with this id.
+    func report(id: String) -> CrashReport? {
+        let id = id.lowercased()
+        guard ReportID.isValid(id), summary(id: id) != nil else { return nil }
+        return try? ReportDecoding.decode(file: URL(fileURLWithPath: "\(directory)/\(id).crash"))
+    }
+}
+
+/// Report and event ids: UUIDs in the 8-4-4-4-12 form.
+enum ReportID {
+    static func isValid(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                if byte != UInt8(ascii: "-") { return false }
+            } else if !isHex(byte) {
+                return false
+            }
+        }
+        return true
+    }
+
+    static func isHex(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
+    }
+}

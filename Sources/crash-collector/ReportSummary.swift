@@ -1,0 +1,107 @@
+import CrashReport
+import Foundation
+
+/// What the collector lists about one stored report, and the crash group it belongs to.
+struct ReportSummary: Sendable, Equatable {
+    var id: String
+    /// The crash's time, ISO-8601 UTC, and the same in Unix milliseconds.
+    var time: String
+    var timeMs: Int64
+    var app: String
+    var version: String
+    var signal: String
+    /// The innermost frame as `image+0xoffset`.
+    var topFrame: String
+    var signature: String
+
+    init(_ report: CrashReport) {
+        id = report.reportID.lowercased()
+        time = report.timestamp
+        timeMs = report.timestampMs
+        app = report.app.name
+        version = report.app.version
+        signal = report.crash.signal.name
+        topFrame = report.crash.frames.first.map { Self.location(of: $0, in: report) } ?? "?"
+        signature = Self.signature(of: report)
+    }
+
+    /// How many of the app's own frames make up a signature.
+    static let signatureFrames = 3
+
+    /// The crash group: the signal plus the innermost frames inside the main executable, as
+    /// `image+0xoffset` of their lookup address (offsets, unlike addresses, do not move with
+    /// ASLR), joined with ` | `. Frames in libc or the Swift runtime are left out: every trap
+    /// goes through the same runtime functions. With no frame in the main executable, the
+    /// innermost frame stands in. (The same rule as `crashreport stats`.)
+    static func signature(of report: CrashReport) -> String {
+        var frames: [String] = []
+        for frame in report.crash.frames where frames.count < signatureFrames {
+            guard let image = report.image(of: frame), image.main,
+                let offset = image.offset(of: frame.lookupAddress)
+            else { continue }
+            frames.append("\(image.name)+0x\(String(offset, radix: 16))")
+        }
+        if frames.isEmpty, let first = report.crash.frames.first {
+            frames.append(location(of: first, in: report))
+        }
+        return ([report.crash.signal.name] + frames).joined(separator: " | ")
+    }
+
+    /// `image+0xoffset` of a frame's lookup address, or `???` outside every image.
+    static func location(of frame: CrashReport.Frame, in report: CrashReport) -> String {
+        let address = frame.lookupAddress
+        if let image = report.image(of: frame), let offset = image.offset(of: address) {
+            return "\(image.name)+0x\(String(offset, radix: 16))"
+        }
+        return "???"
+    }
+
+    /// Reads back what ``json`` wrote; nil for anything else.
+    init?(json: JSON) {
+        guard case .string(let id)? = json["id"], ReportID.isValid(id), case .string(let time)? = json["time"],
+            case .int(let timeMs)? = json["time_ms"], case .string(let app)? = json["app"],
+            case .string(let version)? = json["version"], case .string(let signal)? = json["signal"],
+            case .string(let topFrame)? = json["top_frame"], case .string(let signature)? = json["signature"]
+        else { return nil }
+        self.id = id
+        self.time = time
+        self.timeMs = timeMs
+        self.app = app
+        self.version = version
+        self.signal = signal
+        self.topFrame = topFrame
+        self.signature = signature
+    }
+
+    var json: JSON {
+        [
+            "id": .string(id), "time": .string(time), "time_ms": .int(timeMs), "app": .string(app),
+            "version": .string(version), "signal": .string(signal), "top_frame": .string(topFrame),
+            "signature": .string(signature),
+        ]
+    }
+}
+
+/// Reports sharing a signature.
+struct CrashGroup: Sendable, Equatable {
+    var signature: String
+    var reports: [ReportSummary]
+
+    var count: Int { reports.count }
+    var firstSeen: ReportSummary? { reports.min { $0.timeMs < $1.timeMs } }
+    var lastSeen: ReportSummary? { reports.max { $0.timeMs < $1.timeMs } }
+    /// The app versions that crashed this way, sorted.
+    var versions: [String] { Set(reports.map(\.version)).sorted() }
+    var apps: [String] { Set(reports.map(\.app)).sorted() }
+
+    /// Groups by signature, the most frequent first (then the most recent).
+    static func groups(of summaries: [ReportSummary]) -> [CrashGroup] {
+        Dictionary(grouping: summaries, by: \.signature)
+            .map { CrashGroup(signature: $0.key, reports: $0.value.sorted { $0.timeMs > $1.timeMs }) }
+            .sorted {
+                $0.count != $1.count
+                    ? $0.count > $1.count
+                    : ($0.lastSeen?.timeMs ?? 0, $0.signature) > ($1.lastSeen?.timeMs ?? 0, $1.signature)
+            }
+    }
+}

@@ -1,0 +1,95 @@
+import CrashReport
+import Foundation
+
+/// The plain transport: `POST /api/reports` with the report file as written, and the views of
+/// what is stored.
+extension Collector {
+    func uploadReport(_ request: HTTPRequest) -> HTTPResponse {
+        let body: Data
+        switch BodyDecoding.decode(request, limit: configuration.maxBodyBytes) {
+        case .success(let data): body = data
+        case .failure(let failure): return BodyDecoding.response(failure)
+        }
+        let claimed = request.headers["X-Crash-Report-ID"]
+        if let claimed, !ReportID.isValid(claimed) {
+            return rejected("X-Crash-Report-ID is not a UUID")
+        }
+        let report: CrashReport
+        do {
+            report = try ReportDecoding.decode(gzipData: body)
+        } catch {
+            return rejected(error.description)
+        }
+        guard ReportID.isValid(report.reportID) else { return rejected("report_id is not a UUID") }
+        if let claimed, claimed.lowercased() != report.reportID.lowercased() {
+            return rejected("X-Crash-Report-ID \(claimed) does not match the report's report_id \(report.reportID)")
+        }
+        do {
+            switch try reports.store(body, report: report) {
+            case .stored(let id):
+                Log.info("stored report \(id)")
+                return .json(201, ["status": "stored", "id": .string(id)], headers: [("Location", "/reports/\(id)")])
+            case .duplicate(let id):
+                return .json(200, ["status": "duplicate", "id": .string(id)])
+            }
+        } catch {
+            Log.error("cannot store report \(report.reportID): \(error)")
+            return Self.error(500, "cannot store the report")
+        }
+    }
+
+    private func rejected(_ reason: String) -> HTTPResponse {
+        .json(400, ["status": "rejected", "error": .string(Text.oneLine(reason))])
+    }
+
+    /// `GET /api/reports`: every stored report, newest first.
+    func listReports() -> HTTPResponse {
+        .json(200, .array(reports.all().map(\.json)))
+    }
+
+    /// `GET /api/groups`: crash groups, the most frequent first.
+    func listGroups() -> HTTPResponse {
+        let groups = CrashGroup.groups(of: reports.all()).map { group -> JSON in
+            [
+                "signature": .string(group.signature), "count": JSON(group.count),
+                "first_seen": JSON(group.firstSeen?.time), "last_seen": JSON(group.lastSeen?.time),
+                "apps": .array(group.apps.map(JSON.string)), "versions": .array(group.versions.map(JSON.string)),
+                "reports": .array(group.reports.map { .string($0.id) }),
+            ]
+        }
+        return .json(200, .array(groups))
+    }
+
+    /// `GET /reports/<id>`: the crash log as text, or `?format=json` the report as JSON.
+    func showReport(id: String, query: [String: String]) -> HTTPResponse {
+        guard let report = reports.report(id: id) else { return Self.error(404, "no report \(Text.oneLine(id))") }
+        switch query["format"] ?? "text" {
+        case "text":
+            return .text(200, TextRenderer().render(report))
+        case "json":
+            guard let data = try? JSONRenderer().data(for: report) else {
+                return Self.error(500, "cannot encode the report as JSON")
+            }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: data)
+        default:
+            return Self.error(400, "format must be text or json")
+        }
+    }
+}
+
+enum Text {
+    /// Control characters escaped, so that a reason is one line whatever it quotes.
+    static func oneLine(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7f {
+                result +=
+                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// The Sentry transport: `POST /api/<project>/envelope/`.
+extension Collector {
+    func receiveEnvelope(_ request: HTTPRequest) -> HTTPResponse {
+        if let expected = configuration.sentryKey {
+            let key = SentryAuth.key(header: request.headers["X-Sentry-Auth"], query: request.head.query)
+            guard key == expected else {
+                return sentryError(401, key == nil ? "missing sentry_key (X-Sentry-Auth)" : "invalid sentry_key")
+            }
+        }
+        let body: Data
+        switch BodyDecoding.decode(request, limit: configuration.maxBodyBytes) {
+        case .success(let data): body = data
+        case .failure(let failure): return BodyDecoding.response(failure)
+        }
+        let envelope: SentryEnvelope
+        do {
+            envelope = try SentryEnvelope.parse(body)
+        } catch {
+            return sentryError(400, "invalid envelope: \(error)")
+        }
+        let headerID = envelope.header["event_id"]?.stringValue
+        if headerID != nil && SentryEnvelope.normalizedEventID(headerID) == nil {
+            return sentryError(400, "invalid envelope: event_id in the header is not a UUID")
+        }
+        var eventIDs: [String] = []
+        var toStore: [(Data, String)] = []
+        for (index, item) in envelope.items.enumerated() where item.type == "event" {
+            guard let event = JSON.parse(item.payload)?.objectValue else {
+                return sentryError(400, "invalid envelope: item \(index): the event is not a JSON object")
+            }
+            let payloadID = event["event_id"]?.stringValue
+            guard let id = SentryEnvelope.normalizedEventID(payloadID ?? headerID) else {
+                return sentryError(400, "invalid envelope: item \(index): the event has no valid event_id")
+            }
+            if let payloadID, let headerID,
+                SentryEnvelope.normalizedEventID(headerID) != SentryEnvelope.normalizedEventID(payloadID)
+            {
+                return sentryError(400, "invalid envelope: item \(index): event_id differs from the envelope's")
+            }
+            toStore.append((item.payload, id))
+            eventIDs.append(id)
+        }
+        do {
+            for (payload, id) in toStore {
+                if try sentryEvents.store(payload, eventID: id) { Log.info("stored Sentry event \(id)") }
+            }
+        } catch {
+            Log.error("cannot store a Sentry event: \(error)")
+            return sentryError(500, "cannot store the event")
+        }
+        let id = eventIDs.first ?? SentryEnvelope.normalizedEventID(headerID)
+        return .json(200, ["id": JSON(id)])
+    }
+
+    /// Sentry answers errors as `{"detail": reason}`.
+    private func sentryError(_ status: Int, _ reason: String) -> HTTPResponse {
+        .json(status, ["detail": .string(Text.oneLine(reason))])
+    }
+}
