@@ -25,26 +25,11 @@ struct ReportSummary: Sendable, Equatable {
         signature = Self.signature(of: report)
     }
 
-    /// How many of the app's own frames make up a signature.
-    static let signatureFrames = 3
-
-    /// The crash group: the signal plus the innermost frames inside the main executable, as
-    /// `image+0xoffset` of their lookup address (offsets, unlike addresses, do not move with
-    /// ASLR), joined with ` | `. Frames in libc or the Swift runtime are left out: every trap
-    /// goes through the same runtime functions. With no frame in the main executable, the
-    /// innermost frame stands in. (The same rule as `crashreport stats`.)
+    /// The crash group, by the rule `crashreport stats` uses (`CrashSignature`): the signal and
+    /// the innermost frames of the main executable as `image+0xoffset` (offsets, unlike
+    /// addresses, do not move with ASLR).
     static func signature(of report: CrashReport) -> String {
-        var frames: [String] = []
-        for frame in report.crash.frames where frames.count < signatureFrames {
-            guard let image = report.image(of: frame), image.main,
-                let offset = image.offset(of: frame.lookupAddress)
-            else { continue }
-            frames.append("\(image.name)+0x\(String(offset, radix: 16))")
-        }
-        if frames.isEmpty, let first = report.crash.frames.first {
-            frames.append(location(of: first, in: report))
-        }
-        return ([report.crash.signal.name] + frames).joined(separator: " | ")
+        CrashSignature(report: report).description
     }
 
     /// `image+0xoffset` of a frame's lookup address, or `???` outside every image.
