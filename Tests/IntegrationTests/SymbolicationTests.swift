@@ -1,0 +1,104 @@
+import CrashReport
+import Foundation
+import Testing
+
+/// Real crashes of `crash-test` (debug and, when built, release), symbolicated on this machine
+/// from the binary the sandbox ran (`~/bin/crash-test` under the sandbox's home).
+@Suite("Symbolicating real reports")
+struct SymbolicationIntegrationTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var kind: String
+        var function: String
+        /// The reason the compiler records for the trap, in release builds.
+        var runtimeFailure: String?
+        /// Debug builds trap in place too (overflow checks), rather than call the runtime.
+        var trapsInDebug = false
+        var testDescription: String { kind }
+    }
+
+    static let cases: [Case] = [
+        .init(kind: "fatal-error", function: "crashByFatalError()"),
+        .init(
+            kind: "force-unwrap", function: "crashByForceUnwrap()",
+            runtimeFailure: "Swift runtime failure: Unexpectedly found nil while unwrapping an Optional value"),
+        .init(kind: "index-out-of-range", function: "crashByIndexOutOfRange()"),
+        .init(kind: "overflow", function: "crashByOverflow()", runtimeFailure: "Swift runtime failure: arithmetic overflow",
+            trapsInDebug: true),
+        .init(kind: "segfault", function: "crashBySegfault()"),
+    ]
+
+    @Test(arguments: Binaries.crashTestBuilds, cases)
+    func symbolicated(build: String, expected: Case) throws {
+        let sandbox = try CrashSandbox(binary: Binaries.crashTest(build: build))
+        defer { sandbox.remove() }
+        _ = try crash(sandbox, expected.kind)
+        let file = try #require(sandbox.reports.first)
+        let report = try ReportDecoding.decode(file: file)
+
+        let result = Symbolicator(homeDirectory: sandbox.home.path).symbolication(of: report)
+        let main = try #require(report.images.firstIndex { $0.main })
+        #expect(result.images[main] == .matched(path: sandbox.binary.path))
+
+        let all = result.symbols.sorted { $0.key < $1.key }.flatMap(\.value)
+        let hit = try #require(
+            all.first { $0.function == expected.function && !$0.inlined }, "\(all.map(\.text))")
+        #expect(hit.file?.hasSuffix("Examples/CrashTest/Sources/Crashes.swift") == true, "\(hit.text)")
+        #expect((hit.line ?? 0) > 0, "\(hit.text)")
+        #expect(hit.offset != nil)
+        #expect(all.contains { $0.function == "CrashKind.perform()" }, "\(all.map(\.text))")
+
+        if build == "release" || expected.trapsInDebug, let failure = expected.runtimeFailure {
+            #expect(result.runtimeFailure == failure)
+            #expect(result.symbols[0]?.first?.function == failure)
+            #expect(result.symbols[0]?.first?.inlined == true)
+        } else {
+            #expect(result.runtimeFailure == nil)
+        }
+        // Raw addresses stay in the model; the rendered log has both.
+        let text = TextRenderer(symbols: result.symbols).render(report)
+        #expect(text.contains(expected.function))
+        #expect(text.contains(report.crash.frames[0].ip.paddedHex))
+    }
+
+    @Test("a binary from another build at the same path gives no symbols for its frames")
+    func mismatchedBuild() throws {
+        let sandbox = try CrashSandbox(binary: Binaries.crashTest(build: "debug"))
+        defer { sandbox.remove() }
+        _ = try crash(sandbox, "fatal-error")
+        let report = try ReportDecoding.decode(file: try #require(sandbox.reports.first))
+
+        // Another ELF file (another build id) replaces the binary.
+        let other = try #require(["/usr/bin/env", "/bin/true"].first { FileManager.default.fileExists(atPath: $0) })
+        try FileManager.default.removeItem(at: sandbox.binary)
+        try FileManager.default.copyItem(atPath: other, toPath: sandbox.binary.path)
+
+        let result = Symbolicator(homeDirectory: sandbox.home.path).symbolication(of: report)
+        let main = try #require(report.images.firstIndex { $0.main })
+        guard case .buildIDMismatch(let path, let onDisk) = result.images[main] else {
+            Issue.record("status \(String(describing: result.images[main]))")
+            return
+        }
+        #expect(path == sandbox.binary.path)
+        #expect(onDisk != report.images[main].buildID)
+        for (index, frame) in report.crash.frames.enumerated() where frame.image == main {
+            #expect(result.symbols[index] == nil, "frame \(index): \(result.symbols[index] ?? [])")
+        }
+        // libswiftCore's frames (the fatal-error path) are still symbolicated.
+        #expect(result.symbols.keys.contains { report.crash.frames[$0].image != main })
+    }
+
+    /// Crashes the child, trying again when the spawn meets ETXTBSY: a test running in parallel
+    /// that forks while this one still has its copy of the binary open for writing holds that
+    /// descriptor until its child execs.
+    private func crash(_ sandbox: CrashSandbox, _ kind: String) throws -> ChildProcess.Result {
+        var attempt = 0
+        while true {
+            do {
+                return try sandbox.crash(kind)
+            } catch let error as NSError where error.code == Int(ETXTBSY) && attempt < 20 {
+                attempt += 1
+                usleep(50_000)
+            }
+        }
+    }
+}
