@@ -87,6 +87,29 @@ struct SymbolicationIntegrationTests {
         #expect(result.symbols.keys.contains { report.crash.frames[$0].image != main })
     }
 
+    @Test(
+        "a binary replaced at the same path is read afresh, not answered from the runtime's cache",
+        .enabled(if: Binaries.crashTestBuilds.contains("release")))
+    func replacedBinary() throws {
+        let sandbox = try CrashSandbox(binary: Binaries.crashTest(build: "debug"))
+        defer { sandbox.remove() }
+        let symbolicator = Symbolicator(homeDirectory: sandbox.home.path)
+        _ = try crash(sandbox, "force-unwrap")
+        let debugReport = try ReportDecoding.decode(file: try #require(sandbox.reports.first))
+        #expect(symbolicator.symbolication(of: debugReport).runtimeFailure == nil)
+        for file in sandbox.reports { try FileManager.default.removeItem(at: file) }
+
+        try FileManager.default.removeItem(at: sandbox.binary)
+        try FileManager.default.copyItem(at: Binaries.releaseCrashTest, to: sandbox.binary)
+        _ = try crash(sandbox, "force-unwrap")
+        let releaseReport = try ReportDecoding.decode(file: try #require(sandbox.reports.first))
+        let result = symbolicator.symbolication(of: releaseReport)
+        #expect(
+            result.runtimeFailure
+                == "Swift runtime failure: Unexpectedly found nil while unwrapping an Optional value")
+        #expect(result.symbols.values.contains { $0.contains { $0.function == "crashByForceUnwrap()" } })
+    }
+
     /// Crashes the child, trying again when the spawn meets ETXTBSY: a test running in parallel
     /// that forks while this one still has its copy of the binary open for writing holds that
     /// descriptor until its child execs.

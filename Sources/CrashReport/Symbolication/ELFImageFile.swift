@@ -15,6 +15,16 @@ struct ELFImageFile: Equatable {
     var buildID: String
     /// The highest `p_vaddr + p_memsz` of the `PT_LOAD` segments.
     var loadEnd: UInt64
+    /// Which file this was (device, inode, size, modification time), to notice a replaced one.
+    var identity: Identity
+
+    struct Identity: Hashable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modified: Int64
+        var modifiedNanoseconds: Int64
+    }
 
     enum Failure: Error, Equatable {
         case missing
@@ -38,6 +48,9 @@ struct ELFImageFile: Equatable {
         var status = stat()
         if fstat(fd, &status) != 0 { throw .unreadable(ReportFile.describe(errno: errno)) }
         if (status.st_mode & S_IFMT) != S_IFREG { throw .notAFile }
+        let identity = Identity(
+            device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
+            modified: Int64(status.st_mtim.tv_sec), modifiedNanoseconds: Int64(status.st_mtim.tv_nsec))
 
         let header = try read(fd, at: 0, count: headerSize)
         guard header.count == headerSize, header[0] == 0x7f, header[1] == 0x45, header[2] == 0x4c, header[3] == 0x46
@@ -74,7 +87,7 @@ struct ELFImageFile: Equatable {
                 break
             }
         }
-        return ELFImageFile(buildID: buildID, loadEnd: loadEnd)
+        return ELFImageFile(buildID: buildID, loadEnd: loadEnd, identity: identity)
     }
 
     /// Walks a note segment (`namesz`, `descsz`, `type`, name and descriptor each padded to 4

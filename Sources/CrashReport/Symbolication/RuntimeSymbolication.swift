@@ -31,25 +31,56 @@ import Synchronization
                     reportIndex[position] = match.key
                 }
             }
-            let richFrames = frames.map { frame -> RichFrame<UInt64> in
+            // Each distinct frame once, and only frames in usable images: a deep recursion
+            // repeats one return address hundreds of times, and the runtime runs a line-number
+            // program for every frame it is given.
+            var lookups: [CrashReport.Frame] = []
+            var lookupOf: [Int: Int] = [:]
+            var seen: [LookupKey: Int] = [:]
+            for (index, frame) in frames.enumerated() {
+                guard let image = frame.imageIndex, images[image] != nil else { continue }
+                let key = LookupKey(ip: frame.ip, trust: frame.trust, image: image)
+                if let known = seen[key] {
+                    lookupOf[index] = known
+                } else {
+                    seen[key] = lookups.count
+                    lookupOf[index] = lookups.count
+                    lookups.append(frame)
+                }
+            }
+            let richFrames = lookups.map { frame -> RichFrame<UInt64> in
                 frame.trust == .context ? .programCounter(frame.ip.rawValue) : .returnAddress(frame.ip.rawValue)
             }
             let backtrace = Backtrace(architecture: architecture, frames: richFrames, images: map)
             let runtimeToReport = reportIndex
-            return onFreshThread {
+            let identities = Dictionary(images.values.map { ($0.path, $0.identity) }) { first, _ in first }
+            let found = SymbolicationWorker.shared.run(files: identities) { [lookups] in
                 group(backtrace.symbolicated(with: map, options: [.showInlineFrames, .showSourceLocations]),
-                    frames: frames, reportIndex: runtimeToReport)
+                    frames: lookups, reportIndex: runtimeToReport)
             }
+            var symbols: [Int: [FrameSymbol]] = [:]
+            for (index, lookup) in lookupOf {
+                symbols[index] = found.symbols[lookup]
+            }
+            let failure = frames.first?.trust == .context && lookupOf[0] == 0 ? found.failures[0] : nil
+            return (symbols, failure)
+        }
+
+        private struct LookupKey: Hashable {
+            var ip: Address
+            var trust: CrashReport.Frame.Trust
+            var image: Int
         }
 
         /// Splits the runtime's flat list (each frame's inlined calls, then the frame itself)
-        /// back into report frames, and keeps only symbols from the image the report names.
+        /// back into the frames it was given, and keeps only symbols from the image the report
+        /// names. `failures` holds the runtime-failure reason by frame, where there is one.
         private static func group(
             _ symbolicated: SymbolicatedBacktrace?, frames: [CrashReport.Frame], reportIndex: [Int: Int]
-        ) -> (symbols: [Int: [FrameSymbol]], runtimeFailure: String?) {
-            guard let symbolicated else { return ([:], nil) }
+        ) -> (symbols: [Int: [FrameSymbol]], failures: [Int: String]) {
+            guard let symbolicated else { return ([:], [:]) }
             var symbols: [Int: [FrameSymbol]] = [:]
-            var failure: String?
+            var failures: [Int: String] = [:]
             var pending: [FrameSymbol] = []
             var index = 0
             for frame in symbolicated.frames {
@@ -58,8 +89,9 @@ import Synchronization
                 if let symbol = frame.symbol, symbol.rawName != "<unknown>",
                     reportIndex[symbol.imageIndex] == expectedImage
                 {
-                    if index == 0, failure == nil, frame.isSwiftRuntimeFailure {
-                        failure = symbol.rawName.hasPrefix("_") ? String(symbol.rawName.dropFirst()) : symbol.rawName
+                    if failures[index] == nil, frame.isSwiftRuntimeFailure {
+                        failures[index] =
+                            symbol.rawName.hasPrefix("_") ? String(symbol.rawName.dropFirst()) : symbol.rawName
                     }
                     pending.append(convert(symbol, inlined: frame.inlined, runtimeFailure: frame.isSwiftRuntimeFailure))
                 }
@@ -69,7 +101,7 @@ import Synchronization
                     index += 1
                 }
             }
-            return (symbols, failure)
+            return (symbols, failures)
         }
 
         private static func convert(_ symbol: SymbolicatedBacktrace.Symbol, inlined: Bool, runtimeFailure: Bool)
@@ -95,21 +127,73 @@ import Synchronization
             }
             return bytes
         }
+    }
 
-        /// The runtime keeps parsed ELF files in a per-thread cache keyed by path and never
-        /// drops it. Symbolicating on a thread of its own means a binary replaced at the same
-        /// path is always read afresh, and the mapped files are released when the thread ends.
-        private static func onFreshThread<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+    /// The thread that runs the runtime's symbolicator.
+    ///
+    /// The runtime keeps the ELF files it has parsed in a per-thread cache, keyed by path, that
+    /// is never emptied. Reusing one thread makes every report after the first fast (the
+    /// files stay parsed); but a binary replaced at the same path would then be answered from
+    /// the old one. So the worker remembers which file (device, inode, size, mtime) it was
+    /// given for each path: when one changes, the thread is retired and a new one, with an
+    /// empty cache, takes over. An idle thread ends after ``idleTimeout``, releasing the cache.
+    final class SymbolicationWorker: @unchecked Sendable {
+        static let shared = SymbolicationWorker()
+        static let idleTimeout: TimeInterval = 30
+
+        // Everything below is guarded by `condition`.
+        private let condition = NSCondition()
+        private var jobs: [@Sendable () -> Void] = []
+        private var threadRunning = false
+        private var generation = 0
+        private var files: [String: ELFImageFile.Identity] = [:]
+
+        func run<T: Sendable>(files given: [String: ELFImageFile.Identity], _ body: @escaping @Sendable () -> T) -> T {
             let box = ResultBox<T>()
             let done = DispatchSemaphore(value: 0)
-            let thread = Thread {
+            condition.lock()
+            var replaced = false
+            for (path, identity) in given {
+                if let known = files[path], known != identity { replaced = true }
+                files[path] = identity
+            }
+            jobs.append {
                 box.set(body())
                 done.signal()
             }
-            thread.stackSize = 8 << 20
-            thread.start()
+            if replaced || !threadRunning {
+                generation += 1
+                threadRunning = true
+                let mine = generation
+                let thread = Thread { [self] in loop(generation: mine) }
+                thread.name = "crash-report-symbolicator"
+                thread.stackSize = 8 << 20
+                thread.start()
+            }
+            condition.broadcast()
+            condition.unlock()
             done.wait()
             return box.take()!
+        }
+
+        private func loop(generation mine: Int) {
+            condition.lock()
+            while generation == mine {
+                if !jobs.isEmpty {
+                    let job = jobs.removeFirst()
+                    condition.unlock()
+                    job()
+                    condition.lock()
+                    continue
+                }
+                let woken = condition.wait(until: Date(timeIntervalSinceNow: Self.idleTimeout))
+                if !woken, jobs.isEmpty, generation == mine {
+                    threadRunning = false
+                    files = [:]
+                    break
+                }
+            }
+            condition.unlock()
         }
     }
 

@@ -33,7 +33,7 @@ public struct Symbolicator: Sendable {
             let (status, file) = resolve(image)
             statuses[index] = status
             if let file, case .matched(let path) = status {
-                usable[index] = UsableImage(image: image, path: path, loadEnd: file.loadEnd)
+                usable[index] = UsableImage(image: image, path: path, loadEnd: file.loadEnd, identity: file.identity)
             }
         }
         guard !usable.isEmpty else {
@@ -122,6 +122,7 @@ struct UsableImage: Sendable {
     var image: CrashReport.Image
     var path: String
     var loadEnd: UInt64
+    var identity: ELFImageFile.Identity
 }
 
 #if canImport(Glibc)
