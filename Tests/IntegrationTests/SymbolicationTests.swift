@@ -110,6 +110,40 @@ struct SymbolicationIntegrationTests {
         #expect(result.symbols.values.contains { $0.contains { $0.function == "crashByForceUnwrap()" } })
     }
 
+    @Test("a real report becomes a Sentry event with its symbols and nothing personal", arguments: Binaries.crashTestBuilds)
+    func sentryEnvelope(build: String) throws {
+        let sandbox = try CrashSandbox(binary: Binaries.crashTest(build: build))
+        defer { sandbox.remove() }
+        _ = try crash(sandbox, "overflow")
+        let report = try ReportDecoding.decode(file: try #require(sandbox.reports.first))
+        let symbols = Symbolicator(homeDirectory: sandbox.home.path).symbolicate(report)
+        let data = try SentryEnvelope.make(
+            report: report, symbols: symbols, release: nil, environment: nil, sdkName: "swift-crash-reporter",
+            sdkVersion: "0.0.0")
+        let envelope = try SentryEnvelopeParser.parse(data)
+        let item = try #require(envelope.items.first)
+        let event = try #require(try JSONSerialization.jsonObject(with: item.payload) as? [String: Any])
+        let exception = try #require(((event["exception"] as? [String: Any])?["values"] as? [[String: Any]])?.first)
+        #expect(exception["type"] as? String == "SIGILL")
+        #expect(exception["value"] as? String == "Swift runtime failure: arithmetic overflow")
+        let frames = try #require((exception["stacktrace"] as? [String: Any])?["frames"] as? [[String: Any]])
+        #expect(frames.last?["instruction_addr"] as? String == report.crash.frames[0].ip.hex)
+        #expect(frames.last?["function"] as? String == "crashByOverflow()")
+        #expect(frames.contains { $0["filename"] as? String == "Crashes.swift" && $0["lineno"] is Int })
+        let images = try #require((event["debug_meta"] as? [String: Any])?["images"] as? [[String: Any]])
+        let main = try #require(report.images.first { $0.main })
+        #expect(images.contains { $0["code_id"] as? String == main.buildID && $0["code_file"] as? String == "~/bin/crash-test" })
+        // Breadcrumb values are scrubbed where they are recorded (not here); the rest must not leak.
+        let text = String(decoding: data, as: UTF8.self)
+        var secrets = [
+            CrashSandbox.plantedUser, CrashSandbox.plantedEnvironmentValue, CrashSandbox.plantedArgument,
+            sandbox.home.path,
+        ]
+        let host = CrashSandbox.hostName()
+        if host.count >= 8 { secrets.append(host) }
+        for secret in secrets { #expect(!text.contains(secret), "the envelope holds \(secret)") }
+    }
+
     /// Crashes the child, trying again when the spawn meets ETXTBSY: a test running in parallel
     /// that forks while this one still has its copy of the binary open for writing holds that
     /// descriptor until its child execs.
