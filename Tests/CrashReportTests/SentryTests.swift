@@ -158,6 +158,9 @@ struct SentryEnvelopeTests {
         for key in ["user", "server_name", "request", "modules", "extra", "tags"] {
             #expect(event[key] == nil, "\(key)")
         }
+        let sdk = try #require(event["sdk"] as? [String: Any])
+        #expect((sdk["settings"] as? [String: Any])?["infer_ip"] as? String == "never")
+        #expect(!text.contains("{{auto}}"))
         let host = ProcessInfo.processInfo.hostName
         if host.count >= 6 { #expect(!text.contains(host)) }
         if let home = ProcessInfo.processInfo.environment["HOME"], home.count > 1 { #expect(!text.contains(home)) }

@@ -118,6 +118,13 @@ struct SentryEvent: Encodable {
     struct SDK: Encodable {
         var name: String
         var version: String
+        /// `infer_ip: never`: Relay must not fill in the sender's IP address (the event has no
+        /// `user`, so there is no `{{auto}}` either).
+        var settings: Settings?
+
+        struct Settings: Encodable {
+            var infer_ip = "never"
+        }
     }
 }
 
@@ -202,7 +209,7 @@ extension SentryEvent {
                     version: Self.nonEmpty(report.os.distribution),
                     kernel_version: Self.nonEmpty(report.os.release)),
                 device: .init(arch: report.os.machine)),
-            sdk: SDK(name: sdkName, version: sdkVersion))
+            sdk: SDK(name: sdkName, version: sdkVersion, settings: .init()))
     }
 
     static let runtimeFailurePrefix = "Swift runtime failure: "
