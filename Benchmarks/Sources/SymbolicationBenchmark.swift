@@ -31,12 +31,13 @@ enum SymbolicationBenchmark {
         }
 
         // The same lookups for the command-line tools: `CODE <file> <address in the file>`.
-        let input = trimmed.crash.frames.compactMap { frame -> String? in
-            guard let image = trimmed.image(of: frame), let path = symbolicator.localPath(of: image),
-                let offset = image.offset(of: frame.lookupAddress)
-            else { return nil }
-            return "CODE \(path) 0x\(String(offset, radix: 16))"
-        }.joined(separator: "\n") + "\n"
+        let input =
+            trimmed.crash.frames.compactMap { frame -> String? in
+                guard let image = trimmed.image(of: frame), let path = symbolicator.localPath(of: image),
+                    let offset = image.offset(of: frame.lookupAddress)
+                else { return nil }
+                return "CODE \(path) 0x\(String(offset, radix: 16))"
+            }.joined(separator: "\n") + "\n"
         let tools = "/opt/swift/usr/bin"
         var theirs: [Double] = []
         var toolLines = 0

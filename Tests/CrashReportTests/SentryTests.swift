@@ -1,6 +1,7 @@
-@testable import CrashReport
 import Foundation
 import Testing
+
+@testable import CrashReport
 
 @Suite("Sentry envelope")
 struct SentryEnvelopeTests {
@@ -14,8 +15,10 @@ struct SentryEnvelopeTests {
     static let symbols: [Int: [FrameSymbol]] = [
         0: [
             FrameSymbol(function: "Swift runtime failure: arithmetic overflow", inlined: true),
-            FrameSymbol(function: "Order.total()", file: "/home/planteduserq4x7/src/app/Order.swift", line: 12, inlined: true),
-            FrameSymbol(function: "Order.submit()", file: "/home/planteduserq4x7/src/app/Order.swift", line: 40, offset: 12),
+            FrameSymbol(
+                function: "Order.total()", file: "/home/planteduserq4x7/src/app/Order.swift", line: 12, inlined: true),
+            FrameSymbol(
+                function: "Order.submit()", file: "/home/planteduserq4x7/src/app/Order.swift", line: 40, offset: 12),
         ],
         1: [FrameSymbol(function: "__libc_start_main", offset: 128)],
     ]
@@ -106,10 +109,12 @@ struct SentryEnvelopeTests {
         let (_, _, _, event) = try Self.envelope()
         let exception = try #require(((event["exception"] as? [String: Any])?["values"] as? [[String: Any]])?.first)
         let frames = try #require((exception["stacktrace"] as? [String: Any])?["frames"] as? [[String: Any]])
-        #expect(frames.map { $0["instruction_addr"] as? String } == [
-            "0xdead0000", "0x7f0a12345678", "0x55d0c3a01234", "0x55d0c3a01234",
-        ])
-        #expect(frames.map { $0["function"] as? String } == [nil, "__libc_start_main", "Order.submit()", "Order.total()"])
+        #expect(
+            frames.map { $0["instruction_addr"] as? String } == [
+                "0xdead0000", "0x7f0a12345678", "0x55d0c3a01234", "0x55d0c3a01234",
+            ])
+        #expect(
+            frames.map { $0["function"] as? String } == [nil, "__libc_start_main", "Order.submit()", "Order.total()"])
         #expect(frames.map { $0["trust"] as? String } == ["cfi", "cfi", "context", "context"])
         #expect(frames[2]["filename"] as? String == "Order.swift")
         #expect(frames[2]["abs_path"] as? String == "~/src/app/Order.swift")
@@ -238,10 +243,12 @@ struct SentryEnvelopeParserTests {
             + "{\"type\":\"session\"}\n{}"
         let envelope = try Self.parse(text)
         #expect(envelope.header["event_id"] as? String == "9ec79c33ec9942ab8353589fcb2e04dc")
-        #expect(envelope.items.map { $0.header["type"] as? String } == ["attachment", "event", "attachment", "session"])
-        #expect(envelope.items.map { String(decoding: $0.payload, as: UTF8.self) } == [
-            "hello\nworl", "{\"message\":\"hi\"}", "", "{}",
-        ])
+        #expect(
+            envelope.items.map { $0.header["type"] as? String } == ["attachment", "event", "attachment", "session"])
+        #expect(
+            envelope.items.map { String(decoding: $0.payload, as: UTF8.self) } == [
+                "hello\nworl", "{\"message\":\"hi\"}", "", "{}",
+            ])
         #expect(try Self.parse(text + "\n").items.count == 4)
         #expect(try Self.parse("{}").items.isEmpty)
         #expect(try Self.parse("{}\n").items.isEmpty)

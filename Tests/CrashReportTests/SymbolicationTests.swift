@@ -1,7 +1,8 @@
-@testable import CrashReport
 import Foundation
 @_spi(Internal) import Runtime
 import Testing
+
+@testable import CrashReport
 
 /// The symbolicator against this very test process: its frames and images, captured with the
 /// Swift runtime, are turned into a report as the crash handler would write it.
@@ -119,7 +120,8 @@ struct SymbolicationTests {
         #expect(Symbolicator(homeDirectory: nil).symbolication(of: report).images[main] == .noFile)
 
         report.images[main].path = "/nonexistent/crash-reporter-test"
-        #expect(Symbolicator().symbolication(of: report).images[main] == .missing(path: "/nonexistent/crash-reporter-test"))
+        #expect(
+            Symbolicator().symbolication(of: report).images[main] == .missing(path: "/nonexistent/crash-reporter-test"))
         report.images[main].path = "linux-vdso.so.1"
         #expect(Symbolicator().symbolication(of: report).images[main] == .noFile)
         report.images[main].buildID = ""

@@ -22,7 +22,9 @@ struct SymbolicationIntegrationTests {
             kind: "force-unwrap", function: "crashByForceUnwrap()",
             runtimeFailure: "Swift runtime failure: Unexpectedly found nil while unwrapping an Optional value"),
         .init(kind: "index-out-of-range", function: "crashByIndexOutOfRange()"),
-        .init(kind: "overflow", function: "crashByOverflow()", runtimeFailure: "Swift runtime failure: arithmetic overflow",
+        .init(
+            kind: "overflow", function: "crashByOverflow()",
+            runtimeFailure: "Swift runtime failure: arithmetic overflow",
             trapsInDebug: true),
         .init(kind: "segfault", function: "crashBySegfault()"),
     ]
@@ -110,7 +112,9 @@ struct SymbolicationIntegrationTests {
         #expect(result.symbols.values.contains { $0.contains { $0.function == "crashByForceUnwrap()" } })
     }
 
-    @Test("a real report becomes a Sentry event with its symbols and nothing personal", arguments: Binaries.crashTestBuilds)
+    @Test(
+        "a real report becomes a Sentry event with its symbols and nothing personal",
+        arguments: Binaries.crashTestBuilds)
     func sentryEnvelope(build: String) throws {
         let sandbox = try CrashSandbox(binary: Binaries.crashTest(build: build))
         defer { sandbox.remove() }
@@ -132,7 +136,10 @@ struct SymbolicationIntegrationTests {
         #expect(frames.contains { $0["filename"] as? String == "Crashes.swift" && $0["lineno"] is Int })
         let images = try #require((event["debug_meta"] as? [String: Any])?["images"] as? [[String: Any]])
         let main = try #require(report.images.first { $0.main })
-        #expect(images.contains { $0["code_id"] as? String == main.buildID && $0["code_file"] as? String == "~/bin/crash-test" })
+        #expect(
+            images.contains {
+                $0["code_id"] as? String == main.buildID && $0["code_file"] as? String == "~/bin/crash-test"
+            })
         // Breadcrumb values are scrubbed where they are recorded (not here); the rest must not leak.
         let text = String(decoding: data, as: UTF8.self)
         var secrets = [

@@ -55,7 +55,8 @@ import Synchronization
             let runtimeToReport = reportIndex
             let identities = Dictionary(images.values.map { ($0.path, $0.identity) }) { first, _ in first }
             let found = SymbolicationWorker.shared.run(files: identities) { [lookups] in
-                group(backtrace.symbolicated(with: map, options: [.showInlineFrames, .showSourceLocations]),
+                group(
+                    backtrace.symbolicated(with: map, options: [.showInlineFrames, .showSourceLocations]),
                     frames: lookups, reportIndex: runtimeToReport)
             }
             var symbols: [Int: [FrameSymbol]] = [:]
