@@ -48,9 +48,14 @@ struct ELFImageFile: Equatable {
         var status = stat()
         if fstat(fd, &status) != 0 { throw .unreadable(ReportFile.describe(errno: errno)) }
         if (status.st_mode & S_IFMT) != S_IFREG { throw .notAFile }
+        #if canImport(Glibc)
+            let modified = status.st_mtim
+        #else
+            let modified = status.st_mtimespec
+        #endif
         let identity = Identity(
             device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
-            modified: Int64(status.st_mtim.tv_sec), modifiedNanoseconds: Int64(status.st_mtim.tv_nsec))
+            modified: Int64(modified.tv_sec), modifiedNanoseconds: Int64(modified.tv_nsec))
 
         let header = try read(fd, at: 0, count: headerSize)
         guard header.count == headerSize, header[0] == 0x7f, header[1] == 0x45, header[2] == 0x4c, header[3] == 0x46
