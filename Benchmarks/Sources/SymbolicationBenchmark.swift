@@ -1,0 +1,82 @@
+import CrashReport
+import Foundation
+
+/// Symbolicating a 30-frame report: `Symbolicator` (the Swift runtime's symbolicator, in
+/// process) against `llvm-symbolizer` piped into `swift-demangle` from the toolchain, for the
+/// same frames of the same images. The report should come from a deep stack (`crash-test crash
+/// stack-overflow`); it is cut to its 30 innermost frames.
+enum SymbolicationBenchmark {
+    static let frameCount = 30
+    static let runs = 10
+
+    static func run(reportPath: String) -> [String] {
+        let report: CrashReport
+        do {
+            report = try ReportDecoding.decode(file: URL(fileURLWithPath: reportPath))
+        } catch {
+            return ["Cannot read \(reportPath): \(error)"]
+        }
+        var trimmed = report
+        trimmed.crash.frames = Array(report.crash.frames.prefix(frameCount))
+        let symbolicator = Symbolicator()
+        let clock = ContinuousClock()
+
+        var ours: [Double] = []
+        var resolved = 0
+        for _ in 0..<runs {
+            var symbols: [Int: [FrameSymbol]] = [:]
+            let elapsed = clock.measure { symbols = symbolicator.symbolicate(trimmed) }
+            ours.append(nanoseconds(elapsed) / 1e6)
+            resolved = symbols.count
+        }
+
+        // The same lookups for the command-line tools: `CODE <file> <address in the file>`.
+        let input =
+            trimmed.crash.frames.compactMap { frame -> String? in
+                guard let image = trimmed.image(of: frame), let path = symbolicator.localPath(of: image),
+                    let offset = image.offset(of: frame.lookupAddress)
+                else { return nil }
+                return "CODE \(path) 0x\(String(offset, radix: 16))"
+            }.joined(separator: "\n") + "\n"
+        let tools = "/opt/swift/usr/bin"
+        var theirs: [Double] = []
+        var toolLines = 0
+        for _ in 0..<runs {
+            var output = ""
+            let elapsed = clock.measure {
+                output = shell("\(tools)/llvm-symbolizer --inlining | \(tools)/swift-demangle", input: input)
+            }
+            theirs.append(nanoseconds(elapsed) / 1e6)
+            toolLines = output.split(separator: "\n").count
+        }
+        let (a, b) = (Stats(samples: ours), Stats(samples: theirs))
+        let distinct = Set(trimmed.crash.frames.map { "\($0.ip.hex) \($0.trust)" }).count
+        return [
+            "\(trimmed.crash.frames.count) frames, \(distinct) distinct; both look up all \(trimmed.crash.frames.count)"
+                + " (the symbolicator asks the runtime once per distinct frame).",
+            "",
+            "| \(trimmed.crash.frames.count)-frame report | first run | median of \(runs) | frames with a symbol |",
+            "|---|---:|---:|---:|",
+            "| `Symbolicator` (Swift runtime, in process) | \(format(ours[0])) ms | \(format(a.median)) ms | \(resolved) |",
+            "| `llvm-symbolizer` + `swift-demangle` | \(format(theirs[0])) ms | \(format(b.median)) ms | (\(toolLines) output lines) |",
+        ]
+    }
+
+    /// Runs `command` with `sh -c`, feeding `input`, and returns its standard output.
+    private static func shell(_ command: String, input: String) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return "" }
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try? stdin.fileHandleForWriting.close()
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
