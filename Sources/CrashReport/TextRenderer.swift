@@ -7,18 +7,29 @@
 public struct TextRenderer: Sendable {
     /// Symbols by frame index (see ``FrameSymbol``).
     public var symbols: [Int: [FrameSymbol]]
+    /// The "Swift runtime failure: …" reason a symbolicator found for an -O trap, printed
+    /// first when the runtime recorded no message of its own.
+    public var runtimeFailure: String?
     /// Registers per line in the register table.
     public var registerColumns: Int
 
-    public init(symbols: [Int: [FrameSymbol]] = [:], registerColumns: Int = 3) {
+    public init(symbols: [Int: [FrameSymbol]] = [:], runtimeFailure: String? = nil, registerColumns: Int = 3) {
         self.symbols = symbols
+        self.runtimeFailure = runtimeFailure
         self.registerColumns = max(1, registerColumns)
+    }
+
+    /// Renders with what a symbolicator found.
+    public init(symbolication: Symbolication) {
+        self.init(symbols: symbolication.symbols, runtimeFailure: symbolication.runtimeFailure)
     }
 
     public func render(_ report: CrashReport) -> String {
         var sections = [header(report)]
         if let message = report.crash.message {
             sections.append(Text.safe(message))
+        } else if let runtimeFailure {
+            sections.append(Text.safe(runtimeFailure))
         }
         sections.append(cause(report))
         sections.append(frames(report))

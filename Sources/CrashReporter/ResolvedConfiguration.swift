@@ -10,7 +10,7 @@ struct ResolvedConfiguration: Sendable {
     var stateDirectory: String
     var homeDirectory: String
     var breadcrumbCapacity: Int
-    var sentryDSN: String?
+    var sentryDSN: SentryDSN?
     var uploadURL: URL?
     var policy: DeliveryPolicy
     var keepDelivered: Int
@@ -35,7 +35,13 @@ struct ResolvedConfiguration: Sendable {
             throw CrashReporterError.invalidOption("breadcrumbCapacity must be between 0 and 4096")
         }
         breadcrumbCapacity = options.breadcrumbCapacity
-        sentryDSN = Self.nonEmpty(options.sentryDSN ?? environment["SENTRY_DSN"])
+        if let text = Self.nonEmpty(options.sentryDSN ?? environment["SENTRY_DSN"]) {
+            do {
+                sentryDSN = try SentryDSN(text)
+            } catch {
+                throw CrashReporterError.invalidOption("invalid Sentry DSN: \(error)")
+            }
+        }
         if let text = Self.nonEmpty(options.uploadURL ?? environment["CRASH_REPORTER_URL"]) {
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? "") else {
                 throw CrashReporterError.invalidOption("the upload URL must be http(s): \(text)")

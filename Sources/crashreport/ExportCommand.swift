@@ -19,8 +19,10 @@ enum ExportCommand {
             output.write(try JSONRenderer().render(report))
         case .sentryEnvelope:
             let data = try SentryEnvelope.make(
-                report: report, symbolication: Symbolicator().symbolication(of: report),
-                release: environment["SENTRY_RELEASE"], environment: environment["SENTRY_ENVIRONMENT"])
+                report: report, symbols: Symbolicator().symbolicate(report),
+                release: environment["SENTRY_RELEASE"] ?? (report.app.version.isEmpty ? nil : report.app.version),
+                environment: environment["SENTRY_ENVIRONMENT"] ?? report.app.environment,
+                sdkName: SentryTransport.sdkName, sdkVersion: CrashReportVersion.current)
             output.write(String(decoding: data, as: UTF8.self))
         }
         return .success

@@ -31,8 +31,8 @@ struct ArgumentParsingTests {
     }
 
     @Test func missingFile() {
-        #expect(throws: UsageError(message: "missing FILE", subcommand: .show)) { try parseArguments(["show"]) }
-        #expect(throws: UsageError(message: "missing FILE", subcommand: .show)) {
+        #expect(throws: UsageError(message: "missing ID or FILE", subcommand: .show)) { try parseArguments(["show"]) }
+        #expect(throws: UsageError(message: "missing ID or FILE", subcommand: .show)) {
             try parseArguments(["show", "--json"])
         }
     }
@@ -46,10 +46,35 @@ struct ArgumentParsingTests {
     @Test func subcommands() {
         #expect(throws: UsageError(message: "missing subcommand")) { try parseArguments([]) }
         #expect(throws: UsageError(message: "unknown subcommand 'shw'")) { try parseArguments(["shw"]) }
-        for planned in Subcommand.planned {
-            #expect(throws: UsageError(message: "the '\(planned)' subcommand is not available yet")) {
-                try parseArguments([planned])
-            }
+    }
+
+    @Test func listStatsUploadExport() throws {
+        #expect(try parseArguments(["list"]) == .list(ListOptions(directory: nil)))
+        #expect(try parseArguments(["list", "--json", "/s"]) == .list(ListOptions(directory: "/s", json: true)))
+        #expect(try parseArguments(["stats", "/s"]) == .stats(StatsOptions(directory: "/s")))
+        #expect(
+            try parseArguments(["upload", "--url", "http://127.0.0.1:1/api/reports", "/s"])
+                == .upload(UploadOptions(directory: "/s", url: "http://127.0.0.1:1/api/reports", dsn: nil)))
+        #expect(
+            try parseArguments(["export", "--format", "sentry-envelope", "--dir", "/s", "abc"])
+                == .export(ExportOptions(file: "abc", format: .sentryEnvelope, directory: "/s")))
+        #expect(
+            try parseArguments(["show", "--no-symbols", "--dir", "/s", "abc"])
+                == .show(ShowOptions(file: "abc", format: .text, directory: "/s", symbolicate: false)))
+        #expect(throws: UsageError(message: "missing --format", subcommand: .export)) {
+            try parseArguments(["export", "a.crash"])
+        }
+        #expect(throws: UsageError(message: "unknown format 'xml' (json or sentry-envelope)", subcommand: .export)) {
+            try parseArguments(["export", "--format", "xml", "a.crash"])
+        }
+        #expect(throws: UsageError(message: "missing value for --url", subcommand: .upload)) {
+            try parseArguments(["upload", "--url"])
+        }
+        #expect(throws: UsageError(message: "give --url or --dsn, not both", subcommand: .upload)) {
+            try parseArguments(["upload", "--url", "http://a", "--dsn", "http://k@b/1"])
+        }
+        #expect(throws: UsageError(message: "unexpected argument 'b'", subcommand: .list)) {
+            try parseArguments(["list", "a", "b"])
         }
     }
 }
@@ -82,7 +107,9 @@ struct CommandRunTests {
             #expect(run.output.contains("\n\(section)") || run.output.hasPrefix(section), "\(section)")
         }
         #expect(run.errors.isEmpty)
-        #expect(Self.run(["show", "--help"]).output.contains("USAGE: crashreport show [--json] FILE"))
+        for subcommand in Subcommand.allCases {
+            #expect(Self.run([subcommand.rawValue, "--help"]).output.contains("USAGE: \(subcommand.usage)"))
+        }
     }
 
     @Test func version() {
@@ -97,8 +124,8 @@ struct CommandRunTests {
         #expect(run.status.rawValue == 64)
         #expect(run.output.isEmpty)
         let lines = run.errors.split(separator: "\n")
-        #expect(lines.first == "Error: missing FILE")
-        #expect(lines.dropFirst().first == "Usage: crashreport show [--json] FILE")
+        #expect(lines.first == "Error: missing ID or FILE")
+        #expect(lines.dropFirst().first == "Usage: \(Subcommand.show.usage)")
     }
 
     @Test func showPrintsTheLog() throws {
