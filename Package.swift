@@ -46,5 +46,6 @@ let package = Package(
         .testTarget(name: "CrashReporterTests", dependencies: ["CrashReporter", "CCrashReporter"]),
         .testTarget(name: "CrashReportTests", dependencies: ["CrashReport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["CrashReport"]),
+        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TrackingTestKit", "CCrashReporter"]),
     ]
 )

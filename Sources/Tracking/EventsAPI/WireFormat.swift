@@ -132,10 +132,14 @@ struct JSONWriter {
 /// `2026-10-23T12:04:31.512Z`, without a formatter object.
 enum Timestamp {
     static func iso8601(_ date: Date) -> String {
-        let interval = date.timeIntervalSince1970
-        var seconds = time_t(interval.rounded(.down))
-        var millis = Int(((interval - interval.rounded(.down)) * 1000).rounded(.down))
-        if millis > 999 { millis = 999 }
+        // Whole milliseconds first: splitting the Double would turn .512 into .511.
+        let totalMillis = Int((date.timeIntervalSince1970 * 1000).rounded())
+        var seconds = time_t(totalMillis.quotientAndRemainder(dividingBy: 1000).quotient)
+        var millis = totalMillis.quotientAndRemainder(dividingBy: 1000).remainder
+        if millis < 0 {
+            millis += 1000
+            seconds -= 1
+        }
         var parts = tm()
         gmtime_r(&seconds, &parts)
         var out = [UInt8]()
