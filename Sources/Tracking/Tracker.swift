@@ -99,7 +99,7 @@ public final class Tracker: Sendable {
         }
         guard !providers.isEmpty, let stamp = analyticsStamp() else { return }
         let analyticsEvent = AnalyticsEvent(
-            name: name, parameters: Self.scrubbed(parameters), installID: stamp.installID,
+            id: EventID.make(), name: name, parameters: Self.scrubbed(parameters), installID: stamp.installID,
             consentEpoch: stamp.epoch)
         for provider in providers { provider.receive(analyticsEvent) }
     }
@@ -122,6 +122,7 @@ public final class Tracker: Sendable {
 
     static func breadcrumbData(_ parameters: [String: TrackingValue]) -> [(key: String, value: String)] {
         if parameters.isEmpty { return [] }
+        if parameters.count <= 4 { return parameters.map { (key: $0.key, value: $0.value.text) } }
         // The ring keeps four pairs: take the first four by key so the choice is stable.
         return parameters.sorted { $0.key < $1.key }.prefix(4).map { (key: $0.key, value: $0.value.text) }
     }
@@ -170,7 +171,7 @@ public final class Tracker: Sendable {
             let farewell =
                 wasGranted
                 ? AnalyticsEvent(
-                    name: Self.optedOutEventName, parameters: [:], installID: state.installID ?? UUID().uuidString,
+                    id: EventID.make(), name: Self.optedOutEventName, parameters: [:], installID: state.installID ?? UUID().uuidString,
                     consentEpoch: state.epoch)
                 : nil
             state.consent = .denied

@@ -30,7 +30,7 @@ struct EventQueueTests {
         #expect(lineCount() == 5)
         queue.close()
         let reopened = try #require(try EventQueue(path: path, capacity: 10, create: false))
-        #expect(reopened.events == events)
+        #expect(Array(reopened.events) == events)
         #expect(reopened.skippedOnOpen == 0)
     }
 
@@ -60,13 +60,13 @@ struct EventQueueTests {
         try handle.close()
 
         var reopened = try #require(try EventQueue(path: path, capacity: 10, create: false))
-        #expect(reopened.events == kept)
+        #expect(Array(reopened.events) == kept)
         #expect(reopened.skippedOnOpen == 1)
         let next = event(2)
         try reopened.append(next)
         reopened.close()
         let third = try #require(try EventQueue(path: path, capacity: 10, create: false))
-        #expect(third.events == kept + [next])
+        #expect(Array(third.events) == kept + [next])
         #expect(third.skippedOnOpen == 0)
     }
 
@@ -93,12 +93,12 @@ struct EventQueueTests {
         var queue = try #require(try EventQueue(path: path, capacity: 10, create: true))
         let events = (0..<25).map { event($0) }
         for e in events { try queue.append(e) }
-        #expect(queue.events == Array(events.suffix(10)))
-        // The file is compacted once it holds half again as many lines as it may keep.
-        #expect(lineCount() <= 15)
+        #expect(Array(queue.events) == Array(events.suffix(10)))
+        // The file is compacted once it holds twice as many lines as it may keep.
+        #expect(lineCount() <= 20)
         queue.close()
         let reopened = try #require(try EventQueue(path: path, capacity: 10, create: false))
-        #expect(reopened.events == Array(events.suffix(10)))
+        #expect(Array(reopened.events) == Array(events.suffix(10)))
     }
 
     @Test("removing sent events and other epochs rewrites the file")
@@ -109,9 +109,9 @@ struct EventQueueTests {
         let b = event(2, epoch: 2)
         for e in [old, a, b] { try queue.append(e) }
         try queue.keepOnly(epoch: 2)
-        #expect(queue.events == [a, b])
+        #expect(Array(queue.events) == [a, b])
         try queue.remove(ids: [a.id])
-        #expect(queue.events == [b])
+        #expect(Array(queue.events) == [b])
         try queue.append(event(3, epoch: 2))
         queue.close()
         let reopened = try #require(try EventQueue(path: path, capacity: 10, create: false))

@@ -33,6 +33,29 @@ struct WireFormatTests {
         #expect(object["user_id"] == nil)
     }
 
+    @Test("control characters are escaped and come back intact")
+    func controlCharacters() throws {
+        let text = "a\u{01}b\u{1F}c\td\\e\"f"
+        let bytes = try #require(WireFormat.encode(event(["t": .string(text)]), context: []))
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#"\u0001b\u001fc"#))
+        let properties = try #require(try decode(bytes)["properties"] as? [String: Any])
+        #expect(properties["t"] as? String == text)
+    }
+
+    @Test("event ids are distinct version 4 UUIDs, lowercase on the wire")
+    func eventIDs() throws {
+        let ids = (0..<10_000).map { _ in EventID.make() }
+        #expect(Set(ids).count == ids.count)
+        for id in ids.prefix(100) {
+            let text = id.uuidString
+            #expect(Array(text)[14] == "4")
+            #expect("89AB".contains(Array(text)[19]))
+        }
+        var writer = JSONWriter()
+        writer.uuid(ids[0])
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == "\"" + ids[0].uuidString.lowercased() + "\"")
+    }
+
     @Test("non-finite numbers become null")
     func nonFinite() throws {
         let object = try decode(try #require(WireFormat.encode(event(["x": .double(.nan)]), context: [])))

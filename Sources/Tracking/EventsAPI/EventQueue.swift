@@ -13,7 +13,7 @@ struct QueuedEvent: Sendable, Equatable {
 /// one line with one `write(2)` to a descriptor opened `O_APPEND`: the queue is never
 /// rewritten whole for an event. It is rewritten (to a temporary file, then renamed) only when
 /// events leave it: after a delivered or refused batch, when consent moves on, when it holds
-/// half again as many lines as it may keep, or when opening found damage.
+/// twice as many lines as it may keep, or when opening found damage.
 ///
 /// Reopening reads every line and skips any it cannot parse: a torn tail (a `kill -9` in the
 /// middle of a write leaves a line without its newline) and damaged lines are dropped, never
@@ -24,7 +24,12 @@ struct QueuedEvent: Sendable, Equatable {
 struct EventQueue {
     let path: String
     let capacity: Int
-    private(set) var events: [QueuedEvent] = []
+    /// Oldest first from `head`; slots before `head` are dropped events not yet compacted
+    /// away, so dropping the oldest of a full queue costs O(1), not a shift of 1,000.
+    private var storage: [QueuedEvent] = []
+    private var head = 0
+    /// The events, oldest first.
+    var events: ArraySlice<QueuedEvent> { storage[head...] }
     /// Lines in the file, including those already dropped from memory.
     private var linesInFile = 0
     private var fd: Int32 = -1
@@ -47,42 +52,42 @@ struct EventQueue {
         try openForAppend()
     }
 
-    var count: Int { events.count }
-    var isEmpty: Bool { events.isEmpty }
+    var count: Int { storage.count - head }
+    var isEmpty: Bool { count == 0 }
 
     /// Appends one event: one line, one write.
     mutating func append(_ event: QueuedEvent) throws {
-        var line = [UInt8]()
-        line.reserveCapacity(event.json.count + 64)
-        line.append(contentsOf: String(event.epoch).utf8)
-        line.append(UInt8(ascii: " "))
-        line.append(contentsOf: event.id.uuidString.lowercased().utf8)
-        line.append(UInt8(ascii: " "))
-        line.append(contentsOf: event.json)
-        line.append(UInt8(ascii: "\n"))
-        try writeAll(line)
+        var line = JSONWriter(capacity: event.json.count + 64)
+        Self.appendLine(event, to: &line)
+        try writeAll(line.bytes)
         linesInFile += 1
-        events.append(event)
-        if events.count > capacity {
-            events.removeFirst(events.count - capacity)
+        storage.append(event)
+        if count > capacity {
+            head += count - capacity
+            if head >= capacity {
+                storage.removeFirst(head)
+                head = 0
+            }
         }
-        if linesInFile > capacity + capacity / 2 {
+        if linesInFile > 2 * capacity {
             try rewrite()
         }
     }
 
     /// Removes the events with these ids and rewrites the file.
     mutating func remove(ids: Set<UUID>) throws {
-        let before = events.count
-        events.removeAll { ids.contains($0.id) }
-        if events.count != before { try rewrite() }
+        let before = count
+        compact()
+        storage.removeAll { ids.contains($0.id) }
+        if count != before { try rewrite() }
     }
 
     /// Drops the events of other epochs than `epoch` and rewrites the file when any went.
     mutating func keepOnly(epoch: UInt64) throws {
-        let before = events.count
-        events.removeAll { $0.epoch != epoch }
-        if events.count != before { try rewrite() }
+        let before = count
+        compact()
+        storage.removeAll { $0.epoch != epoch }
+        if count != before { try rewrite() }
     }
 
     /// Closes the descriptor (the file stays).
@@ -114,10 +119,21 @@ struct EventQueue {
         skippedOnOpen = damaged
         linesInFile = loaded.count + damaged
         if loaded.count > capacity { loaded.removeFirst(loaded.count - capacity) }
-        events = loaded
-        if damaged > 0 || linesInFile != events.count {
+        storage = loaded
+        head = 0
+        if damaged > 0 || linesInFile != count {
             try rewrite(reopen: false)
         }
+    }
+
+    /// `<epoch> <event_id> <json>\n`.
+    static func appendLine(_ event: QueuedEvent, to out: inout JSONWriter) {
+        out.bytes.append(contentsOf: String(event.epoch).utf8)
+        out.byte(UInt8(ascii: " "))
+        out.appendHex(event.id)
+        out.byte(UInt8(ascii: " "))
+        out.bytes.append(contentsOf: event.json)
+        out.byte(UInt8(ascii: "\n"))
     }
 
     static func parse(_ line: UnsafeBufferPointer<UInt8>) -> QueuedEvent? {
@@ -156,19 +172,19 @@ struct EventQueue {
         }
     }
 
+    private mutating func compact() {
+        if head > 0 {
+            storage.removeFirst(head)
+            head = 0
+        }
+    }
+
     /// Writes the events in memory as the whole file (temporary file, then rename).
     private mutating func rewrite(reopen: Bool = true) throws {
-        var data = [UInt8]()
-        data.reserveCapacity(events.reduce(0) { $0 + $1.json.count + 64 })
-        for event in events {
-            data.append(contentsOf: String(event.epoch).utf8)
-            data.append(UInt8(ascii: " "))
-            data.append(contentsOf: event.id.uuidString.lowercased().utf8)
-            data.append(UInt8(ascii: " "))
-            data.append(contentsOf: event.json)
-            data.append(UInt8(ascii: "\n"))
-        }
-        try Files.writeAtomically(Data(data), to: path)
+        compact()
+        var data = JSONWriter(capacity: storage.reduce(0) { $0 + $1.json.count + 64 })
+        for event in storage { Self.appendLine(event, to: &data) }
+        try Files.writeAtomically(Data(data.bytes), to: path)
         linesInFile = events.count
         if reopen { try openForAppend() }
     }

@@ -87,7 +87,8 @@ public final class EventsAPIProvider: AnalyticsProvider {
                 return false
             }
             startTimerIfNeeded(&core)
-            guard core.queue!.count >= options.flushAt, !core.sizeFlushPending, core.machine.canSend(at: now)
+            guard core.queue!.count >= options.flushAt, !core.sizeFlushPending, options.endpoint != nil,
+                options.writeKey != nil, core.machine.canSend(at: now)
             else { return false }
             core.sizeFlushPending = true
             return true

@@ -14,23 +14,23 @@ enum WireFormat {
     /// 1,024 characters are left out; when the event would pass 8 KB, properties are left out
     /// from the last key backwards until it fits.
     static func encode(_ event: AnalyticsEvent, context: [UInt8]) -> [UInt8]? {
-        var keys = event.parameters.keys.filter { !$0.isEmpty && $0.count <= maxKeyLength }.sorted()
+        var keys = event.parameters.keys.filter { !$0.isEmpty && Self.characterCount($0, atMost: maxKeyLength) }.sorted()
         if keys.count > maxProperties { keys.removeLast(keys.count - maxProperties) }
         while true {
             var out = JSONWriter()
             out.raw("{\"event_id\":")
-            out.string(event.id.uuidString.lowercased())
+            out.uuid(event.id)
             out.raw(",\"name\":")
             out.string(event.name)
             out.raw(",\"anonymous_id\":")
             out.string(event.installID)
             out.raw(",\"occurred_at\":")
-            out.string(Timestamp.iso8601(event.occurredAt))
+            out.timestamp(event.occurredAt)
             out.raw(",\"properties\":{")
             var first = true
             for key in keys {
                 guard let value = event.parameters[key] else { continue }
-                if case .string(let s) = value, s.count > maxStringValueLength { continue }
+                if case .string(let s) = value, !Self.characterCount(s, atMost: maxStringValueLength) { continue }
                 if !first { out.byte(UInt8(ascii: ",")) }
                 first = false
                 out.string(key)
@@ -47,6 +47,13 @@ enum WireFormat {
             if keys.isEmpty { return nil }
             keys.removeLast()
         }
+    }
+
+    /// Whether `s` has at most `limit` characters, without counting them when its UTF-8 length
+    /// already says so.
+    @inline(__always)
+    static func characterCount(_ s: String, atMost limit: Int) -> Bool {
+        s.utf8.count <= limit || s.count <= limit
     }
 
     /// `{"events":[…]}` from encoded events.
@@ -89,7 +96,7 @@ enum WireFormat {
 struct JSONWriter {
     var bytes: [UInt8] = []
 
-    init() { bytes.reserveCapacity(256) }
+    init(capacity: Int = 512) { bytes.reserveCapacity(capacity) }
 
     mutating func raw(_ s: StaticString) {
         s.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -99,21 +106,70 @@ struct JSONWriter {
 
     mutating func string(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
-            case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                bytes.append(hex[Int(b >> 4)])
-                bytes.append(hex[Int(b & 0xF)])
-            default: bytes.append(b)
+        var s = s
+        s.withUTF8 { utf8 in
+            // Most strings need no escaping: copy them in one go.
+            var start = 0
+            for i in 0..<utf8.count {
+                let b = utf8[i]
+                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<i]))
+                start = i + 1
+                bytes.append(UInt8(ascii: "\\"))
+                switch b {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(b)
+                case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "t"))
+                default:
+                    bytes.append(UInt8(ascii: "u"))
+                    bytes.append(UInt8(ascii: "0"))
+                    bytes.append(UInt8(ascii: "0"))
+                    bytes.append(Self.hexDigit(b >> 4))
+                    bytes.append(Self.hexDigit(b & 0xF))
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// A UUID as a lowercase JSON string, without Foundation's formatter.
+    mutating func uuid(_ id: UUID) {
+        bytes.append(UInt8(ascii: "\""))
+        appendHex(id)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The 36 lowercase characters of a UUID, written in one append.
+    mutating func appendHex(_ id: UUID) {
+        var text: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)  // 40 bytes of room
+        withUnsafeMutableBytes(of: &text) { out in
+            withUnsafeBytes(of: id.uuid) { raw in
+                var o = 0
+                for i in 0..<16 {
+                    if i == 4 || i == 6 || i == 8 || i == 10 {
+                        out[o] = UInt8(ascii: "-")
+                        o += 1
+                    }
+                    out[o] = Self.hexDigit(raw[i] >> 4)
+                    out[o + 1] = Self.hexDigit(raw[i] & 0xF)
+                    o += 2
+                }
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: out[0..<36]))
             }
         }
+    }
+
+    @inline(__always)
+    static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+
+    /// `"2026-10-23T12:04:31.512Z"`.
+    mutating func timestamp(_ date: Date) {
+        bytes.append(UInt8(ascii: "\""))
+        Timestamp.append(date, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 
@@ -132,26 +188,31 @@ struct JSONWriter {
 /// `2026-10-23T12:04:31.512Z`, without a formatter object.
 enum Timestamp {
     static func iso8601(_ date: Date) -> String {
+        var out = [UInt8]()
+        append(date, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func append(_ date: Date, to out: inout [UInt8]) {
         // Whole milliseconds first: splitting the Double would turn .512 into .511.
         let totalMillis = Int((date.timeIntervalSince1970 * 1000).rounded())
-        var seconds = time_t(totalMillis.quotientAndRemainder(dividingBy: 1000).quotient)
-        var millis = totalMillis.quotientAndRemainder(dividingBy: 1000).remainder
+        var (secondsPart, millis) = totalMillis.quotientAndRemainder(dividingBy: 1000)
         if millis < 0 {
             millis += 1000
-            seconds -= 1
+            secondsPart -= 1
         }
+        var seconds = time_t(secondsPart)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        var out = [UInt8]()
-        out.reserveCapacity(24)
         func put(_ value: Int, _ width: Int) {
-            var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
             var v = value
-            for i in stride(from: width - 1, through: 0, by: -1) {
-                digits[i] = UInt8(ascii: "0") + UInt8(v % 10)
-                v /= 10
+            while divisor > 0 {
+                out.append(UInt8(ascii: "0") + UInt8((v / divisor) % 10))
+                v %= divisor
+                divisor /= 10
             }
-            out.append(contentsOf: digits)
         }
         put(Int(parts.tm_year) + 1900, 4)
         out.append(UInt8(ascii: "-"))
@@ -167,7 +228,6 @@ enum Timestamp {
         out.append(UInt8(ascii: "."))
         put(millis, 3)
         out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
     }
 }
 
