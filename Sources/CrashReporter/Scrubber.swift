@@ -345,7 +345,9 @@ private struct Scanner {
             let next = b[lastEnd]
             if isAlnum(next) || next == UInt8(ascii: "_") { return nil }
             // A colon ending a sentence ("to ::1: refused") is fine, one going on is not.
-            if next == UInt8(ascii: ":") && lastEnd + 1 < n && (isHex(b[lastEnd + 1]) || b[lastEnd + 1] == UInt8(ascii: ":")) {
+            if next == UInt8(ascii: ":") && lastEnd + 1 < n
+                && (isHex(b[lastEnd + 1]) || b[lastEnd + 1] == UInt8(ascii: ":"))
+            {
                 return nil
             }
         }

@@ -1,5 +1,5 @@
 #if DEBUG
-import Foundation
+    import Foundation
 #endif
 
 /// Debug-build messages on standard error, `[Tracking] …`. Release builds print nothing.
@@ -7,7 +7,7 @@ enum Diagnostics {
     @inline(__always)
     static func report(_ message: @autoclosure () -> String) {
         #if DEBUG
-        FileHandle.standardError.write(Data(("[Tracking] " + message() + "\n").utf8))
+            FileHandle.standardError.write(Data(("[Tracking] " + message() + "\n").utf8))
         #endif
     }
 }

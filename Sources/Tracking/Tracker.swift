@@ -171,7 +171,8 @@ public final class Tracker: Sendable {
             let farewell =
                 wasGranted
                 ? AnalyticsEvent(
-                    id: EventID.make(), name: Self.optedOutEventName, parameters: [:], installID: state.installID ?? UUID().uuidString,
+                    id: EventID.make(), name: Self.optedOutEventName, parameters: [:],
+                    installID: state.installID ?? UUID().uuidString,
                     consentEpoch: state.epoch)
                 : nil
             state.consent = .denied

@@ -9,7 +9,11 @@ struct DeliveryStateMachineTests {
     @Test("backoff doubles from 30 s and stops at 10 min")
     func backoffSchedule() {
         let waits = (1...8).map { DeliveryStateMachine.backoff(afterFailures: $0) }
-        #expect(waits == [.seconds(30), .seconds(60), .seconds(120), .seconds(240), .seconds(480), .seconds(600), .seconds(600), .seconds(600)])
+        #expect(
+            waits == [
+                .seconds(30), .seconds(60), .seconds(120), .seconds(240), .seconds(480), .seconds(600), .seconds(600),
+                .seconds(600),
+            ])
         #expect(DeliveryStateMachine.backoff(afterFailures: 1000) == .seconds(600))
     }
 
@@ -27,7 +31,9 @@ struct DeliveryStateMachineTests {
     func networkAndServerErrors() {
         var m = DeliveryStateMachine()
         var now = t0
-        let outcomes: [DeliveryStateMachine.Outcome] = [.noResponse, .status(503, retryAfter: nil), .status(500, retryAfter: nil)]
+        let outcomes: [DeliveryStateMachine.Outcome] = [
+            .noResponse, .status(503, retryAfter: nil), .status(500, retryAfter: nil),
+        ]
         let expected: [Duration] = [.seconds(30), .seconds(60), .seconds(120)]
         for (outcome, wait) in zip(outcomes, expected) {
             let check30 = m.startSending(at: now)
@@ -62,14 +68,18 @@ struct DeliveryStateMachineTests {
     func rateLimited() {
         var m = DeliveryStateMachine()
         _ = m.startSending(at: t0)
-        let check57 = m.finish(.status(429, retryAfter: .seconds(7)), batchCount: 3, at: t0) == .keep(retryAt: t0 + .seconds(7))
+        let check57 =
+            m.finish(.status(429, retryAfter: .seconds(7)), batchCount: 3, at: t0) == .keep(retryAt: t0 + .seconds(7))
         #expect(check57)
         #expect(m.failures == 0)
         _ = m.startSending(at: t0 + .seconds(7))
-        let check60 = m.finish(.status(429, retryAfter: .zero), batchCount: 3, at: t0) == .keep(retryAt: t0 + .seconds(1))
+        let check60 =
+            m.finish(.status(429, retryAfter: .zero), batchCount: 3, at: t0) == .keep(retryAt: t0 + .seconds(1))
         #expect(check60)
         _ = m.startSending(at: t0 + .seconds(1))
-        let check62 = m.finish(.status(429, retryAfter: .seconds(99_999)), batchCount: 3, at: t0) == .keep(retryAt: t0 + .seconds(3600))
+        let check62 =
+            m.finish(.status(429, retryAfter: .seconds(99_999)), batchCount: 3, at: t0)
+            == .keep(retryAt: t0 + .seconds(3600))
         #expect(check62)
     }
 
@@ -77,7 +87,8 @@ struct DeliveryStateMachineTests {
     func rateLimitedWithoutHeader() {
         var m = DeliveryStateMachine()
         _ = m.startSending(at: t0)
-        let check69 = m.finish(.status(429, retryAfter: nil), batchCount: 3, at: t0) == .keep(retryAt: t0 + .seconds(30))
+        let check69 =
+            m.finish(.status(429, retryAfter: nil), batchCount: 3, at: t0) == .keep(retryAt: t0 + .seconds(30))
         #expect(check69)
     }
 
@@ -125,7 +136,9 @@ struct DeliveryStateMachineTests {
         #expect(DeliveryStateMachine.parseRetryAfter(nil, now: 0) == nil)
         #expect(DeliveryStateMachine.parseRetryAfter("soon", now: 0) == nil)
         // 784111777 is Sun, 06 Nov 1994 08:49:37 GMT.
-        #expect(DeliveryStateMachine.parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_111_777 - 90) == .seconds(90))
+        #expect(
+            DeliveryStateMachine.parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_111_777 - 90) == .seconds(90)
+        )
         #expect(DeliveryStateMachine.parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_111_777 + 5) == .zero)
     }
 }

@@ -74,7 +74,8 @@ struct EventQueueTests {
     func damagedMiddle() throws {
         let a = event(0)
         let b = event(1)
-        let text = "1 \(a.id.uuidString.lowercased()) {\"name\":\"e0\"}\n"
+        let text =
+            "1 \(a.id.uuidString.lowercased()) {\"name\":\"e0\"}\n"
             + "garbage line\n"
             + "1 not-a-uuid-at-all-not-a-uuid-at-all0 {}\n"
             + "1 \(UUID().uuidString.lowercased()) {\"broken\": \n"

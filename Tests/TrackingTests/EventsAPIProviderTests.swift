@@ -195,7 +195,9 @@ struct EventsAPIProviderTests {
         wire.script { _ in
             HTTPResponse(
                 status: 200,
-                body: Data(#"{"accepted":0,"rejected":[{"index":0,"event_id":"x","code":"invalid_name","message":"m"}],"clamped":[]}"#.utf8))
+                body: Data(
+                    #"{"accepted":0,"rejected":[{"index":0,"event_id":"x","code":"invalid_name","message":"m"}],"clamped":[]}"#
+                        .utf8))
         }
         await provider.flush()
         await provider.flush()
@@ -275,7 +277,8 @@ struct EventsAPIProviderTests {
         try tracker.setAnalyticsConsent(granted: true)
         await provider.flush()
         #expect(wire.batches.last?.map { $0["name"] as! String } == ["analytics_opted_in"])
-        #expect(wire.batches.last?.first?["anonymous_id"] as? String != wire.batches[0].first?["anonymous_id"] as? String)
+        #expect(
+            wire.batches.last?.first?["anonymous_id"] as? String != wire.batches[0].first?["anonymous_id"] as? String)
     }
 
     @Test("events from an earlier epoch are never sent, even if they reach the provider late")

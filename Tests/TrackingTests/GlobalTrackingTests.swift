@@ -55,7 +55,8 @@ struct GlobalTrackingTests {
         // The ring keeps four pairs per crumb: plant them four at a time.
         let pairs = Planted.values.sorted { $0.key < $1.key }
         for start in stride(from: 0, to: pairs.count, by: 4) {
-            let chunk = Dictionary(uniqueKeysWithValues: pairs[start..<min(start + 4, pairs.count)].map { ($0.key, $0.value) })
+            let chunk = Dictionary(
+                uniqueKeysWithValues: pairs[start..<min(start + 4, pairs.count)].map { ($0.key, $0.value) })
             tracker.track(TrackingSignal("planted", parameters: chunk))
         }
         let json = ringJSON()

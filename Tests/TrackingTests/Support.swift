@@ -41,7 +41,11 @@ final class FakeTransport: HTTPTransport {
     private let state = Mutex<(requests: [HTTPRequest], replies: [Reply])>(([], []))
     private let fallback: Reply
 
-    init(fallback: @escaping Reply = { _ in HTTPResponse(status: 200, body: Data(#"{"accepted":0,"rejected":[],"clamped":[]}"#.utf8)) }) {
+    init(
+        fallback: @escaping Reply = { _ in
+            HTTPResponse(status: 200, body: Data(#"{"accepted":0,"rejected":[],"clamped":[]}"#.utf8))
+        }
+    ) {
         self.fallback = fallback
     }
 

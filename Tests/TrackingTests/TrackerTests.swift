@@ -103,7 +103,8 @@ struct TrackerTests {
         try tracker.setAnalyticsConsent(granted: false)
         let entries = recorder.entries
         // The farewell comes with the revocation, made in the epoch it closes, with the id it held.
-        guard case .farewell(let farewell) = entries[entries.count - 2], case .consent(.denied, 1) = entries.last! else {
+        guard case .farewell(let farewell) = entries[entries.count - 2], case .consent(.denied, 1) = entries.last!
+        else {
             Issue.record("unexpected order: \(entries)")
             return
         }
@@ -190,7 +191,9 @@ struct TrackerTests {
 
     // MARK: Names and privacy
 
-    @Test("invalid names are dropped: no breadcrumb, no analytics", arguments: ["", "$session_start", "has space", String(repeating: "n", count: 65)])
+    @Test(
+        "invalid names are dropped: no breadcrumb, no analytics",
+        arguments: ["", "$session_start", "has space", String(repeating: "n", count: 65)])
     func invalidNames(_ name: String) throws {
         let recorder = RecordingAnalyticsProvider()
         let crumbs = BreadcrumbRecorder()

@@ -119,7 +119,8 @@ struct WireFormatTests {
     @Test("endpoint from a base URL or EVENTS_API_URL, key from EVENTS_WRITE_KEY")
     func endpointAndKey() {
         let fromEnv = ResolvedEventsAPIOptions(
-            EventsAPIOptions(), environment: ["EVENTS_API_URL": "http://127.0.0.1:8080", "EVENTS_WRITE_KEY": "aso_wk_1"])
+            EventsAPIOptions(),
+            environment: ["EVENTS_API_URL": "http://127.0.0.1:8080", "EVENTS_WRITE_KEY": "aso_wk_1"])
         #expect(fromEnv.endpoint?.absoluteString == "http://127.0.0.1:8080/v1/events")
         #expect(fromEnv.writeKey == "aso_wk_1")
         let fromCode = ResolvedEventsAPIOptions(
@@ -127,7 +128,8 @@ struct WireFormatTests {
             environment: ["EVENTS_API_URL": "http://ignored", "EVENTS_WRITE_KEY": "ignored"])
         #expect(fromCode.endpoint?.absoluteString == "https://e.example/v1/events")
         #expect(fromCode.writeKey == "k")
-        #expect(EventsAPIOptions.eventsURL(base: URL(string: "http://h/v1/events")!).absoluteString == "http://h/v1/events")
+        #expect(
+            EventsAPIOptions.eventsURL(base: URL(string: "http://h/v1/events")!).absoluteString == "http://h/v1/events")
         #expect(ResolvedEventsAPIOptions(EventsAPIOptions(), environment: [:]).endpoint == nil)
     }
 }

@@ -81,12 +81,15 @@ struct ResolvedEventsAPIOptions: Sendable {
         maxBatchSize = min(100, max(1, options.maxBatchSize))
         requestTimeout = options.requestTimeout
         #if DEBUG
-        let defaultEnvironment = "debug"
+            let defaultEnvironment = "debug"
         #else
-        let defaultEnvironment = "production"
+            let defaultEnvironment = "production"
         #endif
         context = WireFormat.encodeContext([
-            ("app_version", options.appVersion ?? environment["CRASH_REPORTER_APP_VERSION"] ?? environment["SENTRY_RELEASE"]),
+            (
+                "app_version",
+                options.appVersion ?? environment["CRASH_REPORTER_APP_VERSION"] ?? environment["SENTRY_RELEASE"]
+            ),
             ("build", options.build),
             ("os_version", LinuxContext.osVersion()),
             ("device_model", LinuxContext.machine()),

@@ -228,7 +228,7 @@ public final class EventsAPIProvider: AnalyticsProvider {
         do {
             let response = try await transport.send(request)
             #if DEBUG
-            Self.reportPerEventResults(response)
+                Self.reportPerEventResults(response)
             #endif
             return .status(
                 response.status,
@@ -240,22 +240,25 @@ public final class EventsAPIProvider: AnalyticsProvider {
     }
 
     #if DEBUG
-    private static func reportPerEventResults(_ response: HTTPResponse) {
-        guard response.status == 200,
-            let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
-        else {
-            if response.status != 200 {
-                Diagnostics.report("events API answered \(response.status): \(String(decoding: response.body.prefix(200), as: UTF8.self))")
+        private static func reportPerEventResults(_ response: HTTPResponse) {
+            guard response.status == 200,
+                let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+            else {
+                if response.status != 200 {
+                    Diagnostics.report(
+                        "events API answered \(response.status): \(String(decoding: response.body.prefix(200), as: UTF8.self))"
+                    )
+                }
+                return
             }
-            return
+            for item in object["rejected"] as? [[String: Any]] ?? [] {
+                Diagnostics.report(
+                    "rejected: \(item["code"] ?? "?") \(item["message"] ?? "") (\(item["event_id"] ?? "?"))")
+            }
+            for item in object["clamped"] as? [[String: Any]] ?? [] {
+                Diagnostics.report("clamped: occurred_at replaced for \(item["event_id"] ?? "?")")
+            }
         }
-        for item in object["rejected"] as? [[String: Any]] ?? [] {
-            Diagnostics.report("rejected: \(item["code"] ?? "?") \(item["message"] ?? "") (\(item["event_id"] ?? "?"))")
-        }
-        for item in object["clamped"] as? [[String: Any]] ?? [] {
-            Diagnostics.report("clamped: occurred_at replaced for \(item["event_id"] ?? "?")")
-        }
-    }
     #endif
 
     // MARK: Timer
@@ -300,10 +303,16 @@ enum Deadline {
                 await work()
                 if once.claim() { continuation.resume() }
             }
-            Task {
+            let timer = Task {
                 try? await Task.sleep(until: deadline, clock: .continuous)
+                if Task.isCancelled { return }
                 worker.cancel()
                 if once.claim() { continuation.resume() }
+            }
+            // The timer is not needed once the work is done.
+            Task {
+                await worker.value
+                timer.cancel()
             }
         }
     }

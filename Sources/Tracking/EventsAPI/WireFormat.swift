@@ -14,7 +14,8 @@ enum WireFormat {
     /// 1,024 characters are left out; when the event would pass 8 KB, properties are left out
     /// from the last key backwards until it fits.
     static func encode(_ event: AnalyticsEvent, context: [UInt8]) -> [UInt8]? {
-        var keys = event.parameters.keys.filter { !$0.isEmpty && Self.characterCount($0, atMost: maxKeyLength) }.sorted()
+        var keys = event.parameters.keys.filter { !$0.isEmpty && Self.characterCount($0, atMost: maxKeyLength) }
+            .sorted()
         if keys.count > maxProperties { keys.removeLast(keys.count - maxProperties) }
         while true {
             var out = JSONWriter()
