@@ -2,10 +2,10 @@
 /// rest of the string, and bounds the result.
 ///
 /// It runs on every breadcrumb value and every analytics parameter, so it is one hand-written
-/// pass over the UTF-8 bytes: a first scan that counts a few cheap hints (an `@`, digits,
-/// colons, a long run of token characters, `eyJ`, `earer`) returns the value untouched when
-/// nothing could match, and only then does a second scan try the matchers below at word
-/// boundaries. Nothing is allocated unless something is replaced or cut.
+/// pass over the UTF-8 bytes: a first scan that counts a few cheap hints (an `@`, 13 digits,
+/// three dots after digits, two colons, a long run of token characters, `eyJ`, `bearer`)
+/// returns the value untouched when nothing could match; only then does a second scan try
+/// the matchers below at word starts. Nothing is allocated unless something is replaced or cut.
 ///
 /// What is replaced (see docs/tracking.md for the reasoning on each):
 /// - e-mail addresses: `local@domain.tld`;
@@ -78,6 +78,7 @@ private struct Hints {
 
     init(_ b: UnsafeBufferPointer<UInt8>) {
         var digits = 0
+        var digitDots = 0
         var colons = 0
         var run = 0
         var i = 0
@@ -87,8 +88,12 @@ private struct Hints {
             if isDigit(c) {
                 digits += 1
                 run += 1
-                // IPv4 needs 4 digits, a card 13.
-                if digits >= 4 { anySuspicious = true; return }
+                // A card needs 13 digits; IPv4 needs three dots after digits.
+                if digits >= 13 { anySuspicious = true; return }
+                if i + 1 < n && b[i + 1] == UInt8(ascii: ".") {
+                    digitDots += 1
+                    if digitDots >= 3 { anySuspicious = true; return }
+                }
             } else if c == UInt8(ascii: "@") {
                 anySuspicious = true; return
             } else if c == UInt8(ascii: ":") {
@@ -148,6 +153,10 @@ private struct Scanner {
                 continue
             }
             i += 1
+            // No finding starts right after a letter or digit: skip the rest of the word.
+            if isAlnum(c) {
+                while i < n && isAlnum(b[i]) { i += 1 }
+            }
         }
         guard replaced else { return nil }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: b[copiedUpTo..<n]))
