@@ -70,6 +70,17 @@ struct EventQueueTests {
         #expect(third.skippedOnOpen == 0)
     }
 
+    @Test("a compaction's leftover temporary file is removed at open")
+    func staleTemporaryFile() throws {
+        var queue = try #require(try EventQueue(path: path, capacity: 10, create: true))
+        try queue.append(event(0))
+        queue.close()
+        try Data("1 x {}\n".utf8).write(to: URL(fileURLWithPath: path + ".tmp-99999"))
+        let reopened = try #require(try EventQueue(path: path, capacity: 10, create: false))
+        #expect(reopened.count == 1)
+        #expect(dir.files == ["analytics/events.queue"])
+    }
+
     @Test("damaged lines in the middle are skipped, the rest kept")
     func damagedMiddle() throws {
         let a = event(0)
@@ -118,5 +129,33 @@ struct EventQueueTests {
         let reopened = try #require(try EventQueue(path: path, capacity: 10, create: false))
         #expect(reopened.events.map(\.id).first == b.id)
         #expect(reopened.count == 2)
+    }
+}
+
+@Suite("Event queue in a killed process")
+struct EventQueueKillTests {
+    @Test("a process killed with SIGKILL while appending and compacting leaves a queue that reopens")
+    func killNine() async throws {
+        let dir = TempDirectory()
+        let path = dir.path + "/analytics/events.queue"
+        await #expect(processExitsWith: .signal(SIGKILL)) { [path = path as String] in
+            var queue = try! EventQueue(path: path, capacity: 1000, create: true)!
+            let json = Array(#"{"name":"item_viewed","properties":{"n":1}}"#.utf8)
+            try! queue.append(QueuedEvent(id: UUID(), epoch: 1, json: json))
+            // The kill lands at an arbitrary point: in a write, a compaction or between them.
+            Thread.detachNewThread {
+                usleep(30_000)
+                kill(getpid(), SIGKILL)
+            }
+            while true {
+                try! queue.append(QueuedEvent(id: UUID(), epoch: 1, json: json))
+            }
+        }
+        let queue = try #require(try EventQueue(path: path, capacity: 1000, create: false))
+        #expect(queue.count > 0 && queue.count <= 1000)
+        #expect(queue.skippedOnOpen <= 1)
+        #expect(queue.events.allSatisfy { $0.epoch == 1 && $0.json.first == UInt8(ascii: "{") })
+        // A temporary file of an interrupted compaction is cleaned up.
+        #expect(dir.files == ["analytics/events.queue"])
     }
 }

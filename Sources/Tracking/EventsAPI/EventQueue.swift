@@ -44,6 +44,7 @@ struct EventQueue {
         let exists = FileManager.default.fileExists(atPath: path)
         if !exists && !create { return nil }
         if exists {
+            Self.removeStaleTemporaryFiles(of: path)
             try load()
         }
         if !exists {
@@ -123,6 +124,17 @@ struct EventQueue {
         head = 0
         if damaged > 0 || linesInFile != count {
             try rewrite(reopen: false)
+        }
+    }
+
+    /// A compaction killed between writing its temporary file and renaming it leaves that
+    /// file behind; the queue itself is still whole.
+    static func removeStaleTemporaryFiles(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let prefix = url.lastPathComponent + ".tmp-"
+        let dir = url.deletingLastPathComponent().path
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where name.hasPrefix(prefix) {
+            unlink(dir + "/" + name)
         }
     }
 
