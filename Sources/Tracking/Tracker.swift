@@ -165,16 +165,16 @@ public final class Tracker: Sendable {
                 return true
             }
             guard state.consent != .denied else { return false }
-            let wasGranted = state.consent == .granted
-            try ConsentFile.write(.init(consent: .denied, epoch: state.epoch), stateDirectory: stateDirectory)
-            // Made while consent still holds, with the install id it held (kept in memory only).
+            // Made before the guard closes, in the epoch it ends, with the install id it held
+            // (kept in memory only: the file goes below).
             let farewell =
-                wasGranted
+                state.consent == .granted
                 ? AnalyticsEvent(
                     id: EventID.make(), name: Self.optedOutEventName, parameters: [:],
                     installID: state.installID ?? UUID().uuidString,
                     consentEpoch: state.epoch)
                 : nil
+            try ConsentFile.write(.init(consent: .denied, epoch: state.epoch), stateDirectory: stateDirectory)
             state.consent = .denied
             state.installID = nil
             for provider in providers {
