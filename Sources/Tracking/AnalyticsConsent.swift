@@ -44,7 +44,8 @@ enum ConsentFile {
     static func write(_ record: Record, stateDirectory: String) throws {
         precondition(record.consent != .unknown, "unknown is the absence of a choice")
         try Files.makeDirectory(stateDirectory)
-        try Files.writeAtomically(Data("\(record.consent.rawValue) \(record.epoch)\n".utf8), to: path(stateDirectory))
+        try Files.writeAtomically(
+            Data("\(record.consent.rawValue) \(record.epoch)\n".utf8), to: path(stateDirectory), durable: true)
     }
 }
 
@@ -73,7 +74,7 @@ enum AnalyticsDirectory {
     static func createInstallID(_ stateDirectory: String) throws -> String {
         let id = UUID().uuidString
         try Files.makeDirectory(path(stateDirectory))
-        try Files.writeAtomically(Data((id + "\n").utf8), to: installIDPath(stateDirectory))
+        try Files.writeAtomically(Data((id + "\n").utf8), to: installIDPath(stateDirectory), durable: true)
         return id
     }
 }
@@ -91,11 +92,34 @@ enum Files {
             atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
-    /// Readers see the old content or the new, never half.
-    static func writeAtomically(_ data: Data, to path: String) throws {
+    /// Readers see the old content or the new, never half: the bytes go to `<path>.tmp-<pid>`,
+    /// which is then renamed over `path`. (FileManager's own atomic write leaves its temporary
+    /// file behind when the process is killed in the middle; this one is named so the queue can
+    /// find and remove it.) `durable` also syncs the file to disk before the rename, for the
+    /// stored choices; the queue, rewritten often, skips it.
+    static func writeAtomically(_ data: Data, to path: String, durable: Bool = false) throws {
         let tmp = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: 0o600])
-        else { throw Failure(path: tmp, code: errno) }
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        if fd < 0 { throw Failure(path: tmp, code: errno) }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += n
+            }
+        }
+        if failure == 0 && durable && fsync(fd) != 0 { failure = errno }
+        if close(fd) != 0 && failure == 0 { failure = errno }
+        if failure != 0 {
+            unlink(tmp)
+            throw Failure(path: tmp, code: failure)
+        }
         if rename(tmp, path) != 0 {
             let code = errno
             unlink(tmp)

@@ -412,3 +412,56 @@ actor Gate {
         waiters = []
     }
 }
+
+@Suite("Consent races")
+struct ConsentRaceTests {
+    @Test("tracking from many tasks while consent flips leaves nothing behind a revocation")
+    func trackWhileToggling() async throws {
+        let dir = TempDirectory()
+        let wire = FakeTransport()
+        let provider = EventsAPIProvider(
+            stateDirectory: dir.path,
+            options: EventsAPIOptions(
+                baseURL: URL(string: "http://collector.test")!, writeKey: "k", flushAt: 10_000,
+                flushInterval: .seconds(3600)),
+            transport: wire, environment: [:])
+        let tracker = Tracker(stateDirectory: dir.path, providers: [provider], breadcrumbs: BreadcrumbRecorder().sink)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    for n in 0..<300 { tracker.track(TrackingSignal("busy", parameters: ["n": .int(n)])) }
+                }
+            }
+            group.addTask {
+                for _ in 0..<10 {
+                    try? tracker.setAnalyticsConsent(granted: true)
+                    try? tracker.setAnalyticsConsent(granted: false)
+                }
+            }
+        }
+        #expect(tracker.analyticsConsent == .denied)
+        #expect(provider.queuedCount == 0)
+        #expect(dir.files == ["analytics.consent"])
+
+        // The next grant sends only its own events, all under its own install id.
+        try tracker.setAnalyticsConsent(granted: true)
+        tracker.track(TrackingSignal("after"))
+        await provider.shutdown(within: .seconds(5))
+        let finalID = try #require(tracker.installID)
+        let lastBatch = try #require(wire.batches.last)
+        #expect(lastBatch.map { $0["name"] as! String } == ["analytics_opted_in", "after"])
+        #expect(lastBatch.allSatisfy { $0["anonymous_id"] as? String == finalID })
+    }
+}
+
+@Suite("URLSession transport")
+struct URLSessionTransportTests {
+    @Test("a refused connection throws, so the batch is kept")
+    func refused() async {
+        let transport = URLSessionTransport()
+        let request = HTTPRequest(
+            url: URL(string: "http://127.0.0.1:1/v1/events")!, headers: ["Content-Type": "application/json"],
+            body: Data("{}".utf8), timeout: .seconds(5))
+        await #expect(throws: (any Error).self) { _ = try await transport.send(request) }
+    }
+}
