@@ -133,3 +133,34 @@ struct WireFormatTests {
         #expect(ResolvedEventsAPIOptions(EventsAPIOptions(), environment: [:]).endpoint == nil)
     }
 }
+
+@Suite("Timestamps")
+struct TimestampTests {
+    @Test(
+        "known instants",
+        arguments: [
+            (0.0, "1970-01-01T00:00:00.000Z"),
+            (951_782_400.0, "2000-02-29T00:00:00.000Z"),
+            (1_709_251_199.999, "2024-02-29T23:59:59.999Z"),
+            (4_102_444_800.0, "2100-01-01T00:00:00.000Z"),
+            (-1.5, "1969-12-31T23:59:58.500Z"),
+        ])
+    func known(_ pair: (Double, String)) {
+        #expect(Timestamp.iso8601(Date(timeIntervalSince1970: pair.0)) == pair.1)
+    }
+
+    @Test("agrees with gmtime over many instants")
+    func matchesGmtime() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let seconds = Int.random(in: 0...4_102_444_800, using: &generator)
+            var t = time_t(seconds)
+            var parts = tm()
+            gmtime_r(&t, &parts)
+            let expected = String(
+                format: "%04d-%02d-%02dT%02d:%02d:%02d.000Z", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+            #expect(Timestamp.iso8601(Date(timeIntervalSince1970: Double(seconds))) == expected)
+        }
+    }
+}

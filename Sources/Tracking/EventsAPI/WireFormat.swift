@@ -14,9 +14,14 @@ enum WireFormat {
     /// 1,024 characters are left out; when the event would pass 8 KB, properties are left out
     /// from the last key backwards until it fits.
     static func encode(_ event: AnalyticsEvent, context: [UInt8]) -> [UInt8]? {
-        var keys = event.parameters.keys.filter { !$0.isEmpty && Self.characterCount($0, atMost: maxKeyLength) }
-            .sorted()
-        if keys.count > maxProperties { keys.removeLast(keys.count - maxProperties) }
+        var properties: [(key: String, value: TrackingValue)] = []
+        properties.reserveCapacity(event.parameters.count)
+        for (key, value) in event.parameters where !key.isEmpty && Self.characterCount(key, atMost: maxKeyLength) {
+            if case .string(let s) = value, !Self.characterCount(s, atMost: maxStringValueLength) { continue }
+            properties.append((key, value))
+        }
+        if properties.count > 1 { properties.sort { $0.key < $1.key } }
+        if properties.count > maxProperties { properties.removeLast(properties.count - maxProperties) }
         while true {
             var out = JSONWriter()
             out.raw("{\"event_id\":")
@@ -29,9 +34,7 @@ enum WireFormat {
             out.timestamp(event.occurredAt)
             out.raw(",\"properties\":{")
             var first = true
-            for key in keys {
-                guard let value = event.parameters[key] else { continue }
-                if case .string(let s) = value, !Self.characterCount(s, atMost: maxStringValueLength) { continue }
+            for (key, value) in properties {
                 if !first { out.byte(UInt8(ascii: ",")) }
                 first = false
                 out.string(key)
@@ -45,8 +48,8 @@ enum WireFormat {
             }
             out.raw("}")
             if out.bytes.count <= maxEventBytes { return out.bytes }
-            if keys.isEmpty { return nil }
-            keys.removeLast()
+            if properties.isEmpty { return nil }
+            properties.removeLast()
         }
     }
 
@@ -194,41 +197,58 @@ enum Timestamp {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Appends the 24 bytes of `date` in UTC. Pure arithmetic: `gmtime_r` takes glibc's time
+    /// zone lock on every call.
     static func append(_ date: Date, to out: inout [UInt8]) {
         // Whole milliseconds first: splitting the Double would turn .512 into .511.
         let totalMillis = Int((date.timeIntervalSince1970 * 1000).rounded())
-        var (secondsPart, millis) = totalMillis.quotientAndRemainder(dividingBy: 1000)
-        if millis < 0 {
-            millis += 1000
-            secondsPart -= 1
+        var days = totalMillis / 86_400_000
+        var millisOfDay = totalMillis % 86_400_000
+        if millisOfDay < 0 {
+            millisOfDay += 86_400_000
+            days -= 1
         }
-        var seconds = time_t(secondsPart)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func put(_ value: Int, _ width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            var v = value
-            while divisor > 0 {
-                out.append(UInt8(ascii: "0") + UInt8((v / divisor) % 10))
-                v %= divisor
-                divisor /= 10
+        let (year, month, day) = civil(fromDays: days)
+        let seconds = millisOfDay / 1000
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { buffer in
+            func put(_ value: Int, _ width: Int, at offset: Int) {
+                var v = value
+                for i in stride(from: offset + width - 1, through: offset, by: -1) {
+                    buffer[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v % 10)
+                    v /= 10
+                }
             }
+            put(year, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            put(seconds / 3600, 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(seconds / 60 % 60, 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(seconds % 60, 2, at: 17)
+            buffer[19] = UInt8(ascii: ".")
+            put(millisOfDay % 1000, 3, at: 20)
+            buffer[23] = UInt8(ascii: "Z")
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<24]))
         }
-        put(Int(parts.tm_year) + 1900, 4)
-        out.append(UInt8(ascii: "-"))
-        put(Int(parts.tm_mon) + 1, 2)
-        out.append(UInt8(ascii: "-"))
-        put(Int(parts.tm_mday), 2)
-        out.append(UInt8(ascii: "T"))
-        put(Int(parts.tm_hour), 2)
-        out.append(UInt8(ascii: ":"))
-        put(Int(parts.tm_min), 2)
-        out.append(UInt8(ascii: ":"))
-        put(Int(parts.tm_sec), 2)
-        out.append(UInt8(ascii: "."))
-        put(millis, 3)
-        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// Year, month and day of the proleptic Gregorian calendar for days since 1970-01-01
+    /// (the well-known era-based conversion: 400-year eras of 146,097 days).
+    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
 
