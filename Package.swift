@@ -39,13 +39,13 @@ let package = Package(
 
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["CrashReporter", "CrashReport"],
+            dependencies: ["CrashReporter", "CCrashReporter", "CrashReport"],
             path: "Benchmarks/Sources"
         ),
 
         .testTarget(name: "CrashReporterTests", dependencies: ["CrashReporter", "CCrashReporter"]),
-        .testTarget(name: "CrashReportTests", dependencies: ["CrashReport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["CrashReport"]),
+        .testTarget(name: "CrashReportTests", dependencies: ["CrashReport", "crashreport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["CrashReport"], exclude: ["Support"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TrackingTestKit", "CCrashReporter"]),
     ]
 )

@@ -29,7 +29,16 @@ static struct {
     char message[SCR_MESSAGE_BYTES + 1];
     size_t message_len;
     scr_frame frames[SCR_MAX_FRAMES];
+    _Atomic int inject_fault;
 } g_report;
+
+// Async-signal-safe.
+void scr_debug_inject_fault(int where) { atomic_store(&g_report.inject_fault, where); }
+
+// Async-signal-safe by intent: it faults on purpose (a store to an unmapped page).
+static void fault_if_injected(int where) {
+    if (atomic_load(&g_report.inject_fault) == where) *(volatile int *)(uintptr_t)16 = 1;
+}
 
 // Not async-signal-safe (stdio). PRETTY_NAME from /etc/os-release, without quotes.
 static void read_distribution(void) {
@@ -180,6 +189,7 @@ typedef struct unwind_job {
 // Runs under scr_guarded: libunwind reads the stack, which may be damaged.
 static void run_unwind(void *p) {
     unwind_job *job = p;
+    fault_if_injected(1);
     job->count = scr_unwind(job->ucontext, g_report.frames, SCR_MAX_FRAMES, &job->truncated, &job->error);
 }
 
@@ -296,6 +306,7 @@ int scr_report_write(int sig, siginfo_t *info, void *ucontext) {
         scr_w_cstr(w, "null");
     }
 
+    fault_if_injected(2);
     scr_w_cstr(w, "},\"images\":");
     scr_images_write_json(w);
     scr_w_cstr(w, ",\"breadcrumbs\":");

@@ -54,6 +54,12 @@ int scr_install(const scr_config *config);
 /// no longer recorded. Async-signal-safe.
 void scr_set_capture_enabled(int enabled);
 
+/// Test hook (the integration tests use it through CRASH_REPORTER_TEST_FAULT): makes the
+/// next report fault on purpose, 1 while unwinding (guarded: the report goes on without the
+/// stack), 2 while writing (unguarded: the process dies of the original signal). 0 is off.
+/// Async-signal-safe.
+void scr_debug_inject_fault(int where);
+
 /// Whether `scr_install` succeeded in this process. Async-signal-safe.
 int scr_is_installed(void);
 

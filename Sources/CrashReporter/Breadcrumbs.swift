@@ -50,24 +50,26 @@ enum PairBlob {
     static func withPacked<R>(_ pairs: [(key: String, value: String)], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             var used = 0
-            for (key, value) in pairs.prefix(Int(SCR_MAX_PAIRS)) {
-                append(key, to: buffer, at: &used)
-                append(Scrubber.scrub(value), to: buffer, at: &used)
+            for index in 0..<Swift.min(pairs.count, Int(SCR_MAX_PAIRS)) {
+                append(pairs[index].key, to: buffer, at: &used)
+                append(Scrubber.scrub(pairs[index].value), to: buffer, at: &used)
             }
             return body(UnsafeBufferPointer(rebasing: buffer[0..<used]))
         }
     }
 
     /// Appends at most 255 bytes of `string` (the C side cuts further, on a character boundary).
+    @inline(__always)
     private static func append(_ string: String, to buffer: UnsafeMutableBufferPointer<UInt8>, at used: inout Int) {
         var string = string
         string.withUTF8 { bytes in
             let n = Swift.min(bytes.count, 255)
-            buffer[used] = UInt8(n & 0xff)
+            buffer[used] = UInt8(truncatingIfNeeded: n)
             buffer[used + 1] = 0
-            used += 2
-            for i in 0..<n { buffer[used + i] = bytes[i] }
-            used += n
+            if n > 0, let source = bytes.baseAddress, let target = buffer.baseAddress {
+                (target + used + 2).update(from: source, count: n)
+            }
+            used += 2 + n
         }
     }
 }

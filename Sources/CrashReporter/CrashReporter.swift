@@ -1,4 +1,5 @@
 import CCrashReporter
+import CrashReport
 import Foundation
 import Synchronization
 
@@ -22,6 +23,7 @@ public enum CrashReporter {
     }
 
     private static let state = Mutex<Status?>(nil)
+    private static let worker = Mutex<DeliveryWorker?>(nil)
 
     /// The status of the last `start`, nil before.
     public static var status: Status? { state.withLock { $0 } }
@@ -46,11 +48,45 @@ public enum CrashReporter {
             }
             try FileSystem.makeDirectory(config.stateDirectory)
             try FileSystem.makeDirectory(config.pendingDirectory)
+            PendingReports.deleteStaleTemporaryFiles(in: config.pendingDirectory)
             try install(config)
+            switch environment["CRASH_REPORTER_TEST_FAULT"] {
+            case "unwind": scr_debug_inject_fault(1)
+            case "report": scr_debug_inject_fault(2)
+            default: break
+            }
             let status = Status.capturing(stateDirectory: config.stateDirectory)
             current = status
+            startDelivery(config)
             return status
         }
+    }
+
+    /// Starts the background delivery of pending reports, when a transport is configured.
+    /// Without one the reports stay on the machine for `crashreport`.
+    private static func startDelivery(_ config: ResolvedConfiguration) {
+        guard let transport = Transports.make(config) else { return }
+        let stateDirectory = config.stateDirectory
+        let deliverer = Deliverer(
+            store: ReportStore(stateDirectory: URL(fileURLWithPath: stateDirectory), keepDelivered: config.keepDelivered),
+            transport: transport,
+            policy: config.policy,
+            symbolicate: Transports.symbolicator,
+            isAllowed: { CrashReportingConsent.isEnabled(stateDirectory: stateDirectory) })
+        let delivery = DeliveryWorker(deliverer: deliverer)
+        worker.withLock { $0 = delivery }
+        delivery.start()
+    }
+
+    /// Waits for the first delivery pass of this launch (at most `timeout` seconds) and says
+    /// what it did: nil when no transport is configured or the pass did not finish in time.
+    /// A service that exits right after its work (a command-line tool) calls this before
+    /// exiting; a long-running service never needs to.
+    @discardableResult
+    public static func waitForDelivery(timeout: TimeInterval = 10) -> DeliverySummary? {
+        guard let delivery = worker.withLock({ $0 }) else { return nil }
+        guard case .summary(let summary) = delivery.waitForFirstPass(timeout: timeout) else { return nil }
+        return summary
     }
 
     /// Stops capturing in this process (used when the user opts out while it runs).

@@ -34,7 +34,7 @@ public enum CrashReportingConsent {
         try AtomicFile.write(Data((enabled ? "enabled\n" : "disabled\n").utf8), to: stateDirectory + "/" + fileName)
         if !enabled {
             PendingReports.deleteAll(in: StateDirectory.pending(stateDirectory))
-            CrashReporter.stopCapture()
+            if CrashReporter.status == .capturing(stateDirectory: stateDirectory) { CrashReporter.stopCapture() }
         }
     }
 

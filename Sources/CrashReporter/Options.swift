@@ -15,6 +15,14 @@ public struct Options: Sendable {
     public var stateDirectory: String?
     /// How many breadcrumbs the ring keeps (the newest ones). 0 turns breadcrumbs off.
     public var breadcrumbCapacity: Int
+    /// Sentry DSN (`SENTRY_DSN`): reports go to its envelope endpoint.
+    public var sentryDSN: String?
+    /// A plain HTTP endpoint (`CRASH_REPORTER_URL`), e.g. the collector's `/api/reports`.
+    public var uploadURL: String?
+    /// First retry delay in seconds, doubled per attempt (`CRASH_REPORTER_RETRY_BASE_SECONDS`).
+    public var retryBaseDelay: Double?
+    /// Delivered reports kept in `<state>/delivered` for local review.
+    public var keepDelivered: Int
 
     public init(
         appName: String? = nil,
@@ -22,7 +30,11 @@ public struct Options: Sendable {
         appBuild: String? = nil,
         environment: String? = nil,
         stateDirectory: String? = nil,
-        breadcrumbCapacity: Int = 100
+        breadcrumbCapacity: Int = 100,
+        sentryDSN: String? = nil,
+        uploadURL: String? = nil,
+        retryBaseDelay: Double? = nil,
+        keepDelivered: Int = 20
     ) {
         self.appName = appName
         self.appVersion = appVersion
@@ -30,5 +42,9 @@ public struct Options: Sendable {
         self.environment = environment
         self.stateDirectory = stateDirectory
         self.breadcrumbCapacity = breadcrumbCapacity
+        self.sentryDSN = sentryDSN
+        self.uploadURL = uploadURL
+        self.retryBaseDelay = retryBaseDelay
+        self.keepDelivered = keepDelivered
     }
 }

@@ -18,6 +18,17 @@ public enum PendingReports {
         }
     }
 
+    /// Deletes `.crash.tmp` files older than a minute: a handler that died mid-write left
+    /// them, and no reader ever takes them for reports. Younger ones may still be written by
+    /// another process of the same service that is crashing right now.
+    static func deleteStaleTemporaryFiles(in pendingDirectory: String, now: Date = Date()) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: pendingDirectory)) ?? []
+        for name in names where name.hasSuffix(".crash.tmp") {
+            let path = pendingDirectory + "/" + name
+            if now.timeIntervalSince(modificationTime(path)) > 60 { unlink(path) }
+        }
+    }
+
     private static func modificationTime(_ path: String) -> Date {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         return attributes?[.modificationDate] as? Date ?? .distantPast

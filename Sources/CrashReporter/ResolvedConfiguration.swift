@@ -1,3 +1,4 @@
+import CrashReport
 import Foundation
 
 /// `Options` with the environment's values filled in and checked.
@@ -9,6 +10,12 @@ struct ResolvedConfiguration: Sendable {
     var stateDirectory: String
     var homeDirectory: String
     var breadcrumbCapacity: Int
+    var sentryDSN: String?
+    var uploadURL: URL?
+    var policy: DeliveryPolicy
+    var keepDelivered: Int
+    /// Seconds an upload may take (`CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS`, default 30).
+    var uploadTimeout: TimeInterval
 
     var pendingDirectory: String { StateDirectory.pending(stateDirectory) }
 
@@ -28,5 +35,25 @@ struct ResolvedConfiguration: Sendable {
             throw CrashReporterError.invalidOption("breadcrumbCapacity must be between 0 and 4096")
         }
         breadcrumbCapacity = options.breadcrumbCapacity
+        sentryDSN = Self.nonEmpty(options.sentryDSN ?? environment["SENTRY_DSN"])
+        if let text = Self.nonEmpty(options.uploadURL ?? environment["CRASH_REPORTER_URL"]) {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? "") else {
+                throw CrashReporterError.invalidOption("the upload URL must be http(s): \(text)")
+            }
+            uploadURL = url
+        }
+        policy = DeliveryPolicy()
+        let base = options.retryBaseDelay ?? environment["CRASH_REPORTER_RETRY_BASE_SECONDS"].flatMap(Double.init)
+        if let base {
+            guard base >= 0 else { throw CrashReporterError.invalidOption("the retry delay must not be negative") }
+            policy.baseDelay = base
+        }
+        keepDelivered = max(0, options.keepDelivered)
+        uploadTimeout = environment["CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS"].flatMap(Double.init).map { max($0, 0.1) } ?? 30
+    }
+
+    private static func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return text
     }
 }

@@ -1,0 +1,117 @@
+import CCrashTestSupport
+import Foundation
+import Synchronization
+
+// Each crash lives in its own non-inlined function, so that the tests can find it by name
+// in the report's stack, in debug and in release (-O) builds alike.
+
+/// Values the optimizer cannot see through, so that no crash is folded away at compile time.
+@inline(never) @_optimize(none) func opaque<T>(_ value: T) -> T { value }
+
+@inline(never) func crashBySegfault() -> Never {
+    let pointer = UnsafeMutablePointer<Int>(bitPattern: opaque(0x10))!
+    pointer.pointee = 42
+    Swift.fatalError("unreachable: the write above faults")
+}
+
+@inline(never) func crashByBusError() -> Never {
+    let path = NSTemporaryDirectory() + "crash-test-bus-\(getpid())"
+    let fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+    unlink(path)
+    guard fd >= 0, ftruncate(fd, 4096) == 0,
+        let mapping = mmap(nil, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapping != MAP_FAILED
+    else { Swift.fatalError("cannot map a file for the bus error") }
+    _ = ftruncate(fd, 0)  // the page is now past the end of the file
+    mapping.storeBytes(of: opaque(UInt8(1)), as: UInt8.self)
+    Swift.fatalError("unreachable: the store above faults")
+}
+
+@inline(never) func crashByAbort() -> Never {
+    abort()
+}
+
+@inline(never) func crashByFatalError() -> Never {
+    Swift.fatalError("crash-test fatal error on purpose")
+}
+
+@inline(never) func crashByForceUnwrap() -> Never {
+    let value: Int? = opaque(nil)
+    print(value!)
+    Swift.fatalError("unreachable")
+}
+
+@inline(never) func crashByIndexOutOfRange() -> Never {
+    let values = opaque([1, 2, 3])
+    print(values[opaque(7)])
+    Swift.fatalError("unreachable")
+}
+
+@inline(never) func crashByOverflow() -> Never {
+    var value = opaque(Int.max)
+    value += opaque(1)
+    print(value)
+    Swift.fatalError("unreachable")
+}
+
+@inline(never) func crashByDivideByZero() -> Never {
+    print(crash_test_divide(1, opaque(0)))
+    Swift.fatalError("unreachable")
+}
+
+/// Recurses with a frame the optimizer can neither drop nor turn into a loop.
+@inline(never) func recurseUntilOverflow(_ depth: Int) -> Int {
+    var frame = (depth, depth, depth, depth, depth, depth, depth, depth)
+    return withUnsafeMutablePointer(to: &frame) { pointer in
+        opaque(pointer).pointee.0 &+ recurseUntilOverflow(depth &+ 1)
+    }
+}
+
+@inline(never) func crashByStackOverflow() -> Never {
+    print(recurseUntilOverflow(0))
+    Swift.fatalError("unreachable")
+}
+
+/// Starts `body` on a named background thread and parks the main thread.
+func onBackgroundThread(named name: String, _ body: @escaping @Sendable () -> Void) -> Never {
+    let thread = Thread {
+        crash_test_name_thread(name)
+        body()
+    }
+    thread.start()
+    while true { sleep(1) }
+}
+
+@inline(never) func crashByThreadStackOverflow() -> Never {
+    onBackgroundThread(named: "deep-worker") { print(recurseUntilOverflow(0)) }
+}
+
+@inline(never) func crashOnBackgroundThread() -> Never {
+    onBackgroundThread(named: "worker") { crashBySegfault() }
+}
+
+/// The start line of `two-threads`: both threads fault once both have arrived.
+let startLine = Atomic<Int>(0)
+
+/// Two threads wait at a start line and fault at the same moment.
+@inline(never) func crashOnTwoThreads() -> Never {
+    for name in ["racer-1", "racer-2"] {
+        let thread = Thread {
+            crash_test_name_thread(name)
+            startLine.add(1, ordering: .sequentiallyConsistent)
+            while startLine.load(ordering: .sequentiallyConsistent) < 2 {}
+            crashBySegfault()
+        }
+        thread.start()
+    }
+    while true { sleep(1) }
+}
+
+@inline(never) func crashInTaskBody() async -> Never {
+    await Task.yield()
+    crashBySegfault()
+}
+
+@inline(never) func crashInTask() -> Never {
+    Task.detached { await crashInTaskBody() }
+    while true { sleep(1) }
+}

@@ -1,0 +1,92 @@
+extension CrashReport {
+    /// `crash`: what happened and where.
+    public struct Crash: Codable, Sendable, Equatable {
+        public var signal: Signal
+        /// The Swift runtime's fatal-error message, when it recorded one.
+        public var message: String?
+        public var thread: Thread
+        public var registers: Registers
+        /// The crashing thread's stack, innermost first.
+        public var frames: [Frame]
+        /// The stack had more frames than the report keeps (256).
+        public var framesTruncated: Bool
+        /// Why unwinding stopped early, when it did (`fault`, `no_libunwind`, `init_failed`, `step_failed`).
+        public var unwindError: String?
+
+        public init(
+            signal: Signal, message: String?, thread: Thread, registers: Registers, frames: [Frame],
+            framesTruncated: Bool, unwindError: String?
+        ) {
+            self.signal = signal
+            self.message = message
+            self.thread = thread
+            self.registers = registers
+            self.frames = frames
+            self.framesTruncated = framesTruncated
+            self.unwindError = unwindError
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case signal, message, thread, registers, frames
+            case framesTruncated = "frames_truncated"
+            case unwindError = "unwind_error"
+        }
+
+        // Written by hand so that `message` and `unwind_error` are written as `null`, not left
+        // out: the schema requires both members.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(signal, forKey: .signal)
+            try container.encode(message, forKey: .message)
+            try container.encode(thread, forKey: .thread)
+            try container.encode(registers, forKey: .registers)
+            try container.encode(frames, forKey: .frames)
+            try container.encode(framesTruncated, forKey: .framesTruncated)
+            try container.encode(unwindError, forKey: .unwindError)
+        }
+    }
+
+    /// `crash.signal`: the signal and its `siginfo_t`.
+    public struct Signal: Codable, Sendable, Equatable {
+        /// e.g. `11`.
+        public var number: Int
+        /// e.g. `SIGSEGV`.
+        public var name: String
+        /// `si_code`.
+        public var code: Int
+        /// `si_code`'s name (`SEGV_MAPERR`, `SI_TKILL`, ...; `UNKNOWN` otherwise).
+        public var codeName: String
+        /// `si_addr`: the faulting address or instruction; `0x0` for signals sent by a process.
+        public var address: Address
+
+        public init(number: Int, name: String, code: Int, codeName: String, address: Address) {
+            self.number = number
+            self.name = name
+            self.code = code
+            self.codeName = codeName
+            self.address = address
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case number, name, code
+            case codeName = "code_name"
+            case address
+        }
+    }
+
+    /// `crash.thread`: the thread that crashed.
+    public struct Thread: Codable, Sendable, Equatable {
+        /// The kernel thread id.
+        public var id: Int
+        /// Its name (`PR_GET_NAME`, at most 15 bytes).
+        public var name: String
+        /// Whether it is the main thread.
+        public var main: Bool
+
+        public init(id: Int, name: String, main: Bool) {
+            self.id = id
+            self.name = name
+            self.main = main
+        }
+    }
+}

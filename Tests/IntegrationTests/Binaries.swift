@@ -1,0 +1,34 @@
+import Foundation
+
+/// Where the package's executables are: the debug ones next to the test bundle, the
+/// release `crash-test` in `.build/release` (the test script builds it first).
+enum Binaries {
+    /// The folder that holds the test bundle and the debug executables.
+    static var debugDirectory: URL {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return exe.deletingLastPathComponent()
+    }
+
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
+
+    static func debug(_ name: String) -> URL { debugDirectory.appendingPathComponent(name) }
+
+    static var releaseCrashTest: URL {
+        packageRoot.appendingPathComponent(".build/release/crash-test")
+    }
+
+    /// The build configurations whose `crash-test` the crash tests run. Release is required
+    /// when CRASH_REPORTER_REQUIRE_RELEASE=1 (the test script sets it after building it).
+    static var crashTestBuilds: [String] {
+        let required = ProcessInfo.processInfo.environment["CRASH_REPORTER_REQUIRE_RELEASE"] == "1"
+        let present = FileManager.default.isExecutableFile(atPath: releaseCrashTest.path)
+        return required || present ? ["debug", "release"] : ["debug"]
+    }
+
+    static func crashTest(build: String) -> URL {
+        build == "release" ? releaseCrashTest : debug("crash-test")
+    }
+}

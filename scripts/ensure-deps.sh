@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the system packages the project needs when they are missing (Debian/Ubuntu):
+# libunwind-dev (the unwinder, loaded at run time), zlib1g-dev (report compression),
+# binutils (nm, used by the tests to check frames against the binary's own symbols) and
+# util-linux (unshare, used by the host-name test). Sourced by demo.sh and test.sh.
+set -euo pipefail
+
+if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
+    export PATH="/opt/swift/usr/bin:$PATH"
+fi
+if ! command -v swift >/dev/null 2>&1; then
+    echo "Error: the Swift toolchain (6.0 or later) is not on PATH" >&2
+    exit 1
+fi
+
+needed=(libunwind-dev zlib1g-dev binutils util-linux)
+missing=()
+for package in "${needed[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "Installing ${missing[*]}…" >&2
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
