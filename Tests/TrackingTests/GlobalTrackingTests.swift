@@ -36,6 +36,24 @@ struct GlobalTrackingTests {
         #expect(TrackingSystem.tracker === tracker)
     }
 
+    @Test("bootstrap is once per process: a second call traps")
+    func bootstrapOnce() async {
+        await #expect(processExitsWith: .failure) {
+            TrackingSystem.bootstrap(.breadcrumbsOnly())
+            TrackingSystem.bootstrap(.breadcrumbsOnly())
+        }
+    }
+
+    @Test("before bootstrap, track(_:) records breadcrumbs and nothing else")
+    func defaultTracker() async {
+        await #expect(processExitsWith: .success) {
+            let tracker = TrackingSystem.tracker
+            guard tracker.stateDirectory == nil, tracker.analyticsConsent == .unknown else { exit(1) }
+            track(TrackingSignal("before_bootstrap"))
+            exit(0)
+        }
+    }
+
     @Test("every event becomes a breadcrumb in the crash ring, scrubbed")
     func breadcrumbInRing() throws {
         freshRing()
