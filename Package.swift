@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "CrashReporter", targets: ["CrashReporter"]),
         .library(name: "CrashReport", targets: ["CrashReport"]),
+        .library(name: "Tracking", targets: ["Tracking"]),
+        .library(name: "TrackingTestKit", targets: ["TrackingTestKit"]),
         .executable(name: "crashreport", targets: ["crashreport"]),
         .executable(name: "crash-test", targets: ["CrashTest"]),
         .executable(name: "crash-reporter-benchmarks", targets: ["Benchmarks"]),
@@ -25,6 +27,8 @@ let package = Package(
         .target(name: "CrashReport", dependencies: ["CZlib"]),
         .target(name: "CrashReporter", dependencies: ["CCrashReporter", "CrashReport"]),
         .executableTarget(name: "crashreport", dependencies: ["CrashReport"]),
+        .target(name: "Tracking", dependencies: ["CrashReporter"]),
+        .target(name: "TrackingTestKit", dependencies: ["Tracking"]),
 
         // The example service and the C functions it crashes in.
         .target(name: "CCrashTestSupport", path: "Examples/CrashTest/CSupport"),
@@ -48,5 +52,6 @@ let package = Package(
         .testTarget(name: "CrashReporterTests", dependencies: ["CrashReporter", "CCrashReporter"]),
         .testTarget(name: "CrashReportTests", dependencies: ["CrashReport", "crashreport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["CrashReport"], exclude: ["Support"]),
+        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TrackingTestKit", "CCrashReporter"]),
     ]
 )

@@ -1,0 +1,13 @@
+#if DEBUG
+    import Foundation
+#endif
+
+/// Debug-build messages on standard error, `[Tracking] …`. Release builds print nothing.
+enum Diagnostics {
+    @inline(__always)
+    static func report(_ message: @autoclosure () -> String) {
+        #if DEBUG
+            FileHandle.standardError.write(Data(("[Tracking] " + message() + "\n").utf8))
+        #endif
+    }
+}

@@ -1,0 +1,54 @@
+/// The rule for event names, shared by the tracker and the collector: `^[A-Za-z0-9_.:-]{1,64}$`.
+/// A `$` followed by 1–63 of those characters is reserved for the events API itself.
+public enum EventName {
+    /// Why a name is refused, in the events API's codes.
+    public enum Problem: String, Sendable, Equatable {
+        /// `reserved_name`: `$` and 1–63 name characters.
+        case reserved = "reserved_name"
+        /// `invalid_name`: empty, longer than 64 bytes, or a character outside the set.
+        case invalid = "invalid_name"
+    }
+
+    public static let maxLength = 64
+
+    /// Whether `name` may be tracked and sent.
+    @inlinable
+    public static func isValid(_ name: String) -> Bool {
+        problem(name) == nil
+    }
+
+    /// Nil for a valid name, else why it is refused. One pass over the UTF-8 bytes.
+    public static func problem(_ name: String) -> Problem? {
+        var count = 0
+        var allValid = true
+        var startsWithDollar = false
+        var restValid = true
+        for byte in name.utf8 {
+            if count == 0 && byte == UInt8(ascii: "$") {
+                startsWithDollar = true
+            } else if !isNameByte(byte) {
+                allValid = false
+                restValid = false
+            }
+            count += 1
+            if count > maxLength { return .invalid }
+        }
+        if count == 0 { return .invalid }
+        if startsWithDollar {
+            return restValid && count >= 2 ? .reserved : .invalid
+        }
+        return allValid ? nil : .invalid
+    }
+
+    @inline(__always)
+    static func isNameByte(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"),
+            UInt8(ascii: "-"):
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+
+/// One queued event: its id, the consent epoch it was made in, and its encoded JSON.
+struct QueuedEvent: Sendable, Equatable {
+    var id: UUID
+    var epoch: UInt64
+    var json: [UInt8]
+}
+
+/// The events waiting to be sent, on disk and in memory.
+///
+/// The file is a log of lines, `<epoch> <event_id> <event JSON>\n`. Tracking an event appends
+/// one line with one `write(2)` to a descriptor opened `O_APPEND`: the queue is never
+/// rewritten whole for an event. It is rewritten (to a temporary file, then renamed) only when
+/// events leave it: after a delivered or refused batch, when consent moves on, when it holds
+/// twice as many lines as it may keep, or when opening found damage.
+///
+/// Reopening reads every line and skips any it cannot parse: a torn tail (a `kill -9` in the
+/// middle of a write leaves a line without its newline) and damaged lines are dropped, never
+/// fatal, and the file is rewritten without them so new lines never follow a torn one. At
+/// most `capacity` events are kept, the oldest dropped first.
+///
+/// Not thread-safe: the provider uses it under its lock.
+struct EventQueue {
+    let path: String
+    let capacity: Int
+    /// Oldest first from `head`; slots before `head` are dropped events not yet compacted
+    /// away, so dropping the oldest of a full queue costs O(1), not a shift of 1,000.
+    private var storage: [QueuedEvent] = []
+    private var head = 0
+    /// The events, oldest first.
+    var events: ArraySlice<QueuedEvent> { storage[head...] }
+    /// Lines in the file, including those already dropped from memory.
+    private var linesInFile = 0
+    private var fd: Int32 = -1
+    /// Lines skipped as damaged when the file was opened.
+    private(set) var skippedOnOpen = 0
+
+    /// Opens the queue at `path`, creating the file (and its directory) only when `create`.
+    /// Returns nil when there is no file and `create` is false.
+    init?(path: String, capacity: Int, create: Bool) throws {
+        self.path = path
+        self.capacity = capacity
+        let exists = FileManager.default.fileExists(atPath: path)
+        if !exists && !create { return nil }
+        if exists {
+            Self.removeStaleTemporaryFiles(of: path)
+            try load()
+        }
+        if !exists {
+            try Files.makeDirectory((path as NSString).deletingLastPathComponent)
+        }
+        try openForAppend()
+    }
+
+    var count: Int { storage.count - head }
+    var isEmpty: Bool { count == 0 }
+
+    /// Appends one event: one line, one write.
+    mutating func append(_ event: QueuedEvent) throws {
+        var line = JSONWriter(capacity: event.json.count + 64)
+        Self.appendLine(event, to: &line)
+        try writeAll(line.bytes)
+        linesInFile += 1
+        storage.append(event)
+        if count > capacity {
+            head += count - capacity
+            if head >= capacity {
+                storage.removeFirst(head)
+                head = 0
+            }
+        }
+        if linesInFile > 2 * capacity {
+            try rewrite()
+        }
+    }
+
+    /// Removes the events with these ids and rewrites the file.
+    mutating func remove(ids: Set<UUID>) throws {
+        let before = count
+        compact()
+        storage.removeAll { ids.contains($0.id) }
+        if count != before { try rewrite() }
+    }
+
+    /// Drops the events of other epochs than `epoch` and rewrites the file when any went.
+    mutating func keepOnly(epoch: UInt64) throws {
+        let before = count
+        compact()
+        storage.removeAll { $0.epoch != epoch }
+        if count != before { try rewrite() }
+    }
+
+    /// Closes the descriptor (the file stays).
+    mutating func close() {
+        if fd >= 0 { _ = Glibc.close(fd) }
+        fd = -1
+    }
+
+    // MARK: Private
+
+    private mutating func load() throws {
+        guard let data = FileManager.default.contents(atPath: path) else { return }
+        var loaded: [QueuedEvent] = []
+        var damaged = 0
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var start = 0
+            for i in 0..<bytes.count where bytes[i] == UInt8(ascii: "\n") {
+                if let event = Self.parse(UnsafeBufferPointer(rebasing: bytes[start..<i])) {
+                    loaded.append(event)
+                } else {
+                    damaged += 1
+                }
+                start = i + 1
+            }
+            // A last line without its newline is a torn write.
+            if start < bytes.count { damaged += 1 }
+        }
+        skippedOnOpen = damaged
+        linesInFile = loaded.count + damaged
+        if loaded.count > capacity { loaded.removeFirst(loaded.count - capacity) }
+        storage = loaded
+        head = 0
+        if damaged > 0 || linesInFile != count {
+            try rewrite(reopen: false)
+        }
+    }
+
+    /// A compaction killed between writing its temporary file and renaming it leaves that
+    /// file behind; the queue itself is still whole.
+    static func removeStaleTemporaryFiles(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let prefix = url.lastPathComponent + ".tmp-"
+        let dir = url.deletingLastPathComponent().path
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where name.hasPrefix(prefix) {
+            unlink(dir + "/" + name)
+        }
+    }
+
+    /// `<epoch> <event_id> <json>\n`.
+    static func appendLine(_ event: QueuedEvent, to out: inout JSONWriter) {
+        out.bytes.append(contentsOf: String(event.epoch).utf8)
+        out.byte(UInt8(ascii: " "))
+        out.appendHex(event.id)
+        out.byte(UInt8(ascii: " "))
+        out.bytes.append(contentsOf: event.json)
+        out.byte(UInt8(ascii: "\n"))
+    }
+
+    static func parse(_ line: UnsafeBufferPointer<UInt8>) -> QueuedEvent? {
+        guard let firstSpace = line.firstIndex(of: UInt8(ascii: " ")), firstSpace > 0,
+            line.count > firstSpace + 38, line[firstSpace + 37] == UInt8(ascii: " ")
+        else { return nil }
+        guard let epoch = UInt64(String(decoding: UnsafeBufferPointer(rebasing: line[0..<firstSpace]), as: UTF8.self)),
+            let id = UUID(
+                uuidString: String(
+                    decoding: UnsafeBufferPointer(rebasing: line[(firstSpace + 1)..<(firstSpace + 37)]), as: UTF8.self))
+        else { return nil }
+        let json = Array(line[(firstSpace + 38)...])
+        guard json.first == UInt8(ascii: "{"),
+            (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any] != nil
+        else { return nil }
+        return QueuedEvent(id: id, epoch: epoch, json: json)
+    }
+
+    private mutating func openForAppend() throws {
+        close()
+        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        if fd < 0 { throw Files.Failure(path: path, code: errno) }
+    }
+
+    private func writeAll(_ line: [UInt8]) throws {
+        try line.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw Files.Failure(path: path, code: errno)
+                }
+                offset += n
+            }
+        }
+    }
+
+    private mutating func compact() {
+        if head > 0 {
+            storage.removeFirst(head)
+            head = 0
+        }
+    }
+
+    /// Writes the events in memory as the whole file (temporary file, then rename).
+    private mutating func rewrite(reopen: Bool = true) throws {
+        compact()
+        var data = JSONWriter(capacity: storage.reduce(0) { $0 + $1.json.count + 64 })
+        for event in storage { Self.appendLine(event, to: &data) }
+        try Files.writeAtomically(Data(data.bytes), to: path)
+        linesInFile = events.count
+        if reopen { try openForAppend() }
+    }
+}

@@ -1,0 +1,210 @@
+import CrashReporter
+import Foundation
+import Synchronization
+
+/// The tracking façade's engine. Every event becomes an anonymous breadcrumb for the crash
+/// reporter (unless crash reporting is opted out), and reaches the analytics providers only
+/// while analytics consent is granted.
+///
+/// Services usually make one at startup and hand it to `TrackingSystem.bootstrap(_:)`, then
+/// call the global `track(_:)`:
+///
+/// ```swift
+/// let state = StateDirectory.resolve(appName: "orders")
+/// let tracker = Tracker(stateDirectory: state, providers: [EventsAPIProvider(stateDirectory: state)])
+/// TrackingSystem.bootstrap(tracker)
+/// track(OrdersEvent.orderPlaced(items: 3, express: false))
+/// ```
+///
+/// The analytics choice is read from `<state>/analytics.consent` before anything else; while it
+/// is unknown or denied nothing but the choice is stored.
+public final class Tracker: Sendable {
+    public static let optedInEventName = "analytics_opted_in"
+    public static let optedOutEventName = "analytics_opted_out"
+
+    /// Nil for the breadcrumbs-only tracker: no analytics at all.
+    public let stateDirectory: String?
+    private let providers: [any AnalyticsProvider]
+    private let state: Mutex<State>
+    private let breadcrumbs: BreadcrumbSink
+
+    private struct State {
+        var consent: AnalyticsConsent
+        var epoch: UInt64
+        var installID: String?
+    }
+
+    /// Where breadcrumbs go: the crash reporter's ring, or a test's recorder.
+    struct BreadcrumbSink: Sendable {
+        var isEnabled: @Sendable () -> Bool
+        var record: @Sendable (_ message: String, _ data: [(key: String, value: String)]) -> Void
+
+        static let crashReporter = BreadcrumbSink(
+            isEnabled: {
+                if case .optedOut = CrashReporter.status { return false }
+                return true
+            },
+            record: { message, data in Breadcrumbs.record(message, category: "tracking", data: data) }
+        )
+    }
+
+    /// A tracker for `stateDirectory` (the crash reporter's, `StateDirectory.resolve`). Reads the
+    /// analytics choice first; when it is not `granted`, deletes anything analytics left there.
+    public convenience init(stateDirectory: String, providers: [any AnalyticsProvider] = []) {
+        self.init(stateDirectory: stateDirectory, providers: providers, breadcrumbs: .crashReporter)
+    }
+
+    init(stateDirectory: String?, providers: [any AnalyticsProvider], breadcrumbs: BreadcrumbSink) {
+        self.stateDirectory = stateDirectory
+        self.providers = providers
+        self.breadcrumbs = breadcrumbs
+        guard let stateDirectory else {
+            self.state = Mutex(State(consent: .unknown, epoch: 0, installID: nil))
+            return
+        }
+        let record = ConsentFile.read(stateDirectory: stateDirectory)
+        var installID: String?
+        if record.consent == .granted {
+            installID = AnalyticsDirectory.readInstallID(stateDirectory)
+        } else {
+            // A crash between storing a revocation and purging, or a damaged file: purge now.
+            AnalyticsDirectory.purge(stateDirectory)
+        }
+        self.state = Mutex(State(consent: record.consent, epoch: record.epoch, installID: installID))
+        for provider in providers {
+            provider.consentChanged(to: record.consent, epoch: record.epoch, farewell: nil)
+        }
+    }
+
+    /// Breadcrumbs only, no analytics: what `TrackingSystem` uses until it is bootstrapped.
+    public static func breadcrumbsOnly() -> Tracker {
+        Tracker(stateDirectory: nil, providers: [], breadcrumbs: .crashReporter)
+    }
+
+    // MARK: Tracking
+
+    /// Tracks `event`: a breadcrumb (category `tracking`, message the name, data the scrubbed
+    /// parameters, the first four by key), and with analytics consent an `AnalyticsEvent` to each
+    /// provider. An event whose name breaks `EventName`'s rule is dropped (a diagnostic in debug
+    /// builds). Callable from any thread or task; it never waits on the network.
+    public func track(_ event: some TrackingEvent) {
+        let name = event.signalName
+        if let problem = EventName.problem(name) {
+            Diagnostics.report("dropped event with \(problem.rawValue): \(Scrubber.scrub(name, maxBytes: 80))")
+            return
+        }
+        let parameters = event.parameters
+        if breadcrumbs.isEnabled() {
+            breadcrumbs.record(name, Self.breadcrumbData(parameters))
+        }
+        guard !providers.isEmpty, let stamp = analyticsStamp() else { return }
+        let analyticsEvent = AnalyticsEvent(
+            id: EventID.make(), name: name, parameters: Self.scrubbed(parameters), installID: stamp.installID,
+            consentEpoch: stamp.epoch)
+        for provider in providers { provider.receive(analyticsEvent) }
+    }
+
+    /// The install id and epoch when consent is granted, making the id with the first event.
+    private func analyticsStamp() -> (installID: String, epoch: UInt64)? {
+        state.withLock { state -> (String, UInt64)? in
+            guard state.consent == .granted, let stateDirectory else { return nil }
+            if let id = state.installID { return (id, state.epoch) }
+            do {
+                let id = try AnalyticsDirectory.createInstallID(stateDirectory)
+                state.installID = id
+                return (id, state.epoch)
+            } catch {
+                Diagnostics.report("cannot store the install id: \(error)")
+                return nil
+            }
+        }
+    }
+
+    static func breadcrumbData(_ parameters: [String: TrackingValue]) -> [(key: String, value: String)] {
+        if parameters.isEmpty { return [] }
+        if parameters.count <= 4 { return parameters.map { (key: $0.key, value: $0.value.text) } }
+        // The ring keeps four pairs: take the first four by key so the choice is stable.
+        return parameters.sorted { $0.key < $1.key }.prefix(4).map { (key: $0.key, value: $0.value.text) }
+    }
+
+    static func scrubbed(_ parameters: [String: TrackingValue]) -> [String: TrackingValue] {
+        if parameters.isEmpty { return parameters }
+        var out = parameters
+        for (key, value) in parameters {
+            if case .string(let text) = value { out[key] = .string(Scrubber.scrub(text)) }
+        }
+        return out
+    }
+
+    // MARK: Consent
+
+    /// The analytics choice in force.
+    public var analyticsConsent: AnalyticsConsent { state.withLock { $0.consent } }
+
+    /// The install id, nil until the first event after a grant. Show it (for a deletion request)
+    /// before revoking: revoking deletes it.
+    public var installID: String? { state.withLock { $0.installID } }
+
+    /// Grants or revokes analytics consent and stores the choice.
+    ///
+    /// Granting starts a new consent epoch, tells the providers, then tracks
+    /// `analytics_opted_in`. Revoking sends `analytics_opted_out` straight to the providers as
+    /// their farewell (so opt-outs can be counted), then deletes the install id and every unsent
+    /// event and cancels pending retries. Setting the choice in force again changes nothing.
+    /// Never touches the crash-reporting choice.
+    public func setAnalyticsConsent(granted: Bool) throws {
+        guard let stateDirectory else { throw TrackingError.noStateDirectory }
+        let newlyGranted = try state.withLock { state -> Bool in
+            if granted {
+                guard state.consent != .granted else { return false }
+                let epoch = state.epoch + 1
+                try ConsentFile.write(.init(consent: .granted, epoch: epoch), stateDirectory: stateDirectory)
+                state.consent = .granted
+                state.epoch = epoch
+                for provider in providers { provider.consentChanged(to: .granted, epoch: epoch, farewell: nil) }
+                return true
+            }
+            guard state.consent != .denied else { return false }
+            // Made before the guard closes, in the epoch it ends, with the install id it held
+            // (kept in memory only: the file goes below).
+            let farewell =
+                state.consent == .granted
+                ? AnalyticsEvent(
+                    id: EventID.make(), name: Self.optedOutEventName, parameters: [:],
+                    installID: state.installID ?? UUID().uuidString,
+                    consentEpoch: state.epoch)
+                : nil
+            try ConsentFile.write(.init(consent: .denied, epoch: state.epoch), stateDirectory: stateDirectory)
+            state.consent = .denied
+            state.installID = nil
+            for provider in providers {
+                provider.consentChanged(to: .denied, epoch: state.epoch, farewell: farewell)
+            }
+            AnalyticsDirectory.purge(stateDirectory)
+            return false
+        }
+        if newlyGranted { track(TrackingSignal(Self.optedInEventName)) }
+    }
+
+    // MARK: Delivery
+
+    /// Asks every provider to send what it holds now.
+    public func flush() async {
+        for provider in providers { await provider.flush() }
+    }
+
+    /// Lets every provider send what it can within `timeout` (all together), then stop.
+    public func shutdown(within timeout: Duration = .seconds(5)) async {
+        await withTaskGroup(of: Void.self) { group in
+            for provider in providers {
+                group.addTask { await provider.shutdown(within: timeout) }
+            }
+        }
+    }
+}
+
+/// Errors of the tracking façade.
+public enum TrackingError: Error, Equatable, Sendable {
+    /// The breadcrumbs-only tracker has no state directory to store a consent choice in.
+    case noStateDirectory
+}
