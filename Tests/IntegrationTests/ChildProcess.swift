@@ -34,8 +34,10 @@ struct ChildProcess {
             self.timeout = timeout
         }
 
-        /// Waits for the child (killing it after the timeout) and returns what it did.
-        func wait() throws -> Result {
+        /// Waits for the child (killing it after the timeout) and returns what it did. It polls
+        /// with Task.sleep rather than blocking in waitpid, so that waiting tests never hold a
+        /// thread of the cooperative pool that the asynchronous tests need.
+        func wait() async throws -> Result {
             defer { try? FileManager.default.removeItem(at: directory) }
             var status: Int32 = 0
             let deadline = Date().addingTimeInterval(timeout)
@@ -48,7 +50,7 @@ struct ChildProcess {
                     _ = waitpid(pid, &status, 0)
                     throw Timeout(command: arguments)
                 }
-                usleep(2_000)
+                try await Task.sleep(for: .milliseconds(2))
             }
             let out = (try? String(contentsOf: directory.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
             let err = (try? String(contentsOf: directory.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
@@ -95,7 +97,7 @@ struct ChildProcess {
 
     /// Runs `arguments[0]` with `arguments` and exactly `environment`, and waits for it
     /// (killing it after `timeout` seconds).
-    static func run(_ arguments: [String], environment: [String: String], timeout: Double = 60) throws -> Result {
-        try start(arguments, environment: environment, timeout: timeout).wait()
+    static func run(_ arguments: [String], environment: [String: String], timeout: Double = 60) async throws -> Result {
+        try await start(arguments, environment: environment, timeout: timeout).wait()
     }
 }

@@ -58,10 +58,10 @@ struct CrashExpectation: Sendable, CustomTestStringConvertible {
 @Suite("Every crash kind leaves one complete report")
 struct CrashKindTests {
     @Test(arguments: Binaries.crashTestBuilds, CrashExpectation.all)
-    func crashLeavesReport(build: String, expected: CrashExpectation) throws {
+    func crashLeavesReport(build: String, expected: CrashExpectation) async throws {
         let sandbox = try CrashSandbox(binary: Binaries.crashTest(build: build))
         defer { sandbox.remove() }
-        let result = try sandbox.crash(expected.kind)
+        let result = try await sandbox.crash(expected.kind)
 
         #expect(result.signal == expected.signal, "status \(result.status), stderr: \(result.stderr)")
         #expect(sandbox.files(withSuffix: ".tmp").isEmpty)

@@ -62,13 +62,13 @@ struct CrashSandbox {
         return env
     }
 
-    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess.Result {
-        try ChildProcess.run([binary.path] + arguments, environment: environment(extra))
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> ChildProcess.Result {
+        try await ChildProcess.run([binary.path] + arguments, environment: environment(extra))
     }
 
     /// Crashes the child in the given way, with the planted note and argument.
-    func crash(_ kind: String, environment extra: [String: String] = [:]) throws -> ChildProcess.Result {
-        try run(["crash", kind, "--note", Self.plantedNote, Self.plantedArgument], environment: extra)
+    func crash(_ kind: String, environment extra: [String: String] = [:]) async throws -> ChildProcess.Result {
+        try await run(["crash", kind, "--note", Self.plantedNote, Self.plantedArgument], environment: extra)
     }
 
     func files(withSuffix suffix: String) -> [URL] {

@@ -14,29 +14,29 @@ struct DeliveryTests {
     }
 
     /// Crashes once and returns the id of the report left behind.
-    func crashOnce(_ sandbox: CrashSandbox) throws -> String {
-        _ = try sandbox.crash("segfault")
+    func crashOnce(_ sandbox: CrashSandbox) async throws -> String {
+        _ = try await sandbox.crash("segfault")
         let reports = sandbox.reports
         try #require(reports.count == 1)
         return String(reports[0].lastPathComponent.dropLast(".crash".count))
     }
 
-    func relaunch(_ sandbox: CrashSandbox, url: String, _ extra: [String: String] = [:]) throws -> ChildProcess.Result {
+    func relaunch(_ sandbox: CrashSandbox, url: String, _ extra: [String: String] = [:]) async throws -> ChildProcess.Result {
         var env = ["CRASH_REPORTER_URL": url, "CRASH_REPORTER_RETRY_BASE_SECONDS": "0"]
         env.merge(extra) { $1 }
-        let result = try sandbox.run(["run"], environment: env)
+        let result = try await sandbox.run(["run"], environment: env)
         #expect(result.exitCode == 0, "the service itself must never suffer: \(result.stderr)")
         return result
     }
 
     @Test("2xx: the report as written reaches the server once, with its id, and moves to delivered/")
-    func delivers() throws {
+    func delivers() async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
-        let id = try crashOnce(sandbox)
+        let id = try await crashOnce(sandbox)
         let original = try Data(contentsOf: sandbox.reports[0])
         let server = try FaultServer(responses: ["201"])
-        let result = try relaunch(sandbox, url: server.url)
+        let result = try await relaunch(sandbox, url: server.url)
         #expect(result.stdout.contains("delivered 1"))
         let requests = server.requests
         try #require(requests.count == 1)
@@ -45,22 +45,22 @@ struct DeliveryTests {
         #expect(sandbox.reports.isEmpty)
         #expect(files(sandbox, "delivered") == ["\(id).crash"])
 
-        _ = try relaunch(sandbox, url: server.url)
+        _ = try await relaunch(sandbox, url: server.url)
         #expect(server.requests.count == 1, "a delivered report is never sent again")
     }
 
     @Test("network failures, 500 and resets keep the report; a later launch delivers it with the same id", arguments: [
         ["500", "201"], ["reset", "201"], ["503@0", "200"],
     ])
-    func transientFailures(responses: [String]) throws {
+    func transientFailures(responses: [String]) async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
-        let id = try crashOnce(sandbox)
+        let id = try await crashOnce(sandbox)
         let server = try FaultServer(responses: responses)
         // The first launch meets the failure; the worker retries after the (zero) backoff in
         // the same process, or the next launch does.
-        _ = try relaunch(sandbox, url: server.url)
-        if !sandbox.reports.isEmpty { _ = try relaunch(sandbox, url: server.url) }
+        _ = try await relaunch(sandbox, url: server.url)
+        if !sandbox.reports.isEmpty { _ = try await relaunch(sandbox, url: server.url) }
         let requests = server.requests
         #expect(requests.count == 2, "\(requests.map { $0["response"] ?? "" })")
         #expect(requests.allSatisfy { FaultServer.header($0, "X-Crash-Report-ID") == id })
@@ -69,11 +69,11 @@ struct DeliveryTests {
     }
 
     @Test("connection refused keeps the report and its retry state; nothing is lost")
-    func connectionRefused() throws {
+    func connectionRefused() async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
-        let id = try crashOnce(sandbox)
-        _ = try relaunch(
+        let id = try await crashOnce(sandbox)
+        _ = try await relaunch(
             sandbox, url: "http://127.0.0.1:\(closedPort())/api/reports", ["CRASH_REPORTER_RETRY_BASE_SECONDS": "3600"])
         #expect(sandbox.reports.map(\.lastPathComponent) == ["\(id).crash"])
         let state = try JSONSerialization.jsonObject(
@@ -83,41 +83,42 @@ struct DeliveryTests {
     }
 
     @Test("429 with Retry-After is honoured across restarts: no attempt before it is due")
-    func retryAfterIsHonoured() throws {
+    func retryAfterIsHonoured() async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
-        _ = try crashOnce(sandbox)
+        _ = try await crashOnce(sandbox)
         let server = try FaultServer(responses: ["429@3600", "201"])
-        _ = try relaunch(sandbox, url: server.url)
-        _ = try relaunch(sandbox, url: server.url)
+        _ = try await relaunch(sandbox, url: server.url)
+        _ = try await relaunch(sandbox, url: server.url)
         #expect(server.requests.count == 1, "the second launch waits out the hour")
         #expect(sandbox.reports.count == 1)
     }
 
     @Test("401 rejects the report for good, with the status and the server's reason")
-    func permanentRejection() throws {
+    func permanentRejection() async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
-        let id = try crashOnce(sandbox)
+        let id = try await crashOnce(sandbox)
         let server = try FaultServer(responses: ["401"])
-        _ = try relaunch(sandbox, url: server.url)
+        _ = try await relaunch(sandbox, url: server.url)
         #expect(sandbox.reports.isEmpty)
         #expect(files(sandbox, "rejected") == ["\(id).crash"])
         let note = try JSONSerialization.jsonObject(
             with: Data(contentsOf: sandbox.state.appendingPathComponent("rejected/\(id).reason"))) as? [String: Any]
         #expect(note?["status"] as? Int == 401)
-        #expect((note?["reason"] as? String ?? "").contains("test server says 401"))
-        _ = try relaunch(sandbox, url: server.url)
+        let reason = note?["reason"] as? String ?? ""
+        #expect(reason.contains("test server says 401"))
+        _ = try await relaunch(sandbox, url: server.url)
         #expect(server.requests.count == 1)
     }
 
     @Test("a slow server times out and the report is kept")
-    func slowServer() throws {
+    func slowServer() async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
-        _ = try crashOnce(sandbox)
+        _ = try await crashOnce(sandbox)
         let server = try FaultServer(responses: ["slow@5"])
-        _ = try relaunch(
+        _ = try await relaunch(
             sandbox, url: server.url,
             ["CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS": "0.5", "CRASH_REPORTER_RETRY_BASE_SECONDS": "3600"])
         #expect(sandbox.reports.count == 1)
@@ -125,15 +126,15 @@ struct DeliveryTests {
     }
 
     @Test("a damaged pending file is set aside in rejected/ with its reason; the good one is delivered")
-    func damagedFile() throws {
+    func damagedFile() async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
-        let id = try crashOnce(sandbox)
+        let id = try await crashOnce(sandbox)
         let data = try Data(contentsOf: sandbox.reports[0])
         let damagedID = "00000000-0000-4000-8000-000000000000"
         try data.prefix(data.count / 2).write(to: sandbox.pending.appendingPathComponent("\(damagedID).crash"))
         let server = try FaultServer(responses: ["201"])
-        _ = try relaunch(sandbox, url: server.url)
+        _ = try await relaunch(sandbox, url: server.url)
         #expect(files(sandbox, "delivered") == ["\(id).crash"])
         #expect(files(sandbox, "rejected") == ["\(damagedID).crash"])
         let note = try String(contentsOf: sandbox.state.appendingPathComponent("rejected/\(damagedID).reason"), encoding: .utf8)
@@ -142,33 +143,35 @@ struct DeliveryTests {
     }
 
     @Test("opting out since the crash deletes the pending reports instead of sending them")
-    func optOutSinceCrash() throws {
+    func optOutSinceCrash() async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
-        _ = try crashOnce(sandbox)
-        _ = try sandbox.run(["consent", "crash-reporting", "off"])
+        _ = try await crashOnce(sandbox)
+        _ = try await sandbox.run(["consent", "crash-reporting", "off"])
         let server = try FaultServer(responses: ["201"])
-        _ = try relaunch(sandbox, url: server.url)
+        _ = try await relaunch(sandbox, url: server.url)
         #expect(server.requests.isEmpty)
         #expect(sandbox.reports.isEmpty)
         #expect(files(sandbox, "delivered").isEmpty)
     }
 
     @Test("two processes starting at once on one directory send each report exactly once")
-    func twoProcessesAtOnce() throws {
+    func twoProcessesAtOnce() async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
         var ids: [String] = []
         for _ in 0..<3 {
-            _ = try sandbox.crash("abort")
+            _ = try await sandbox.crash("abort")
         }
         ids = sandbox.reports.map { String($0.lastPathComponent.dropLast(".crash".count)) }.sorted()
         #expect(ids.count == 3)
         let server = try FaultServer(responses: ["201"])
         let env = sandbox.environment(["CRASH_REPORTER_URL": server.url])
-        let results = try [0, 1].map { _ in
+        let running = try [0, 1].map { _ in
             try ChildProcess.start([sandbox.binary.path, "run"], environment: env)
-        }.map { try $0.wait() }
+        }
+        var results: [ChildProcess.Result] = []
+        for child in running { results.append(try await child.wait()) }
         #expect(results.allSatisfy { $0.exitCode == 0 })
         let sent = server.requests.compactMap { FaultServer.header($0, "X-Crash-Report-ID") }
         #expect(sent.sorted() == ids, "each report exactly once")

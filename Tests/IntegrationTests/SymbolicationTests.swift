@@ -30,10 +30,10 @@ struct SymbolicationIntegrationTests {
     ]
 
     @Test(arguments: Binaries.crashTestBuilds, cases)
-    func symbolicated(build: String, expected: Case) throws {
+    func symbolicated(build: String, expected: Case) async throws {
         let sandbox = try CrashSandbox(binary: Binaries.crashTest(build: build))
         defer { sandbox.remove() }
-        _ = try crash(sandbox, expected.kind)
+        _ = try await crash(sandbox, expected.kind)
         let file = try #require(sandbox.reports.first)
         let report = try ReportDecoding.decode(file: file)
 
@@ -63,10 +63,10 @@ struct SymbolicationIntegrationTests {
     }
 
     @Test("a binary from another build at the same path gives no symbols for its frames")
-    func mismatchedBuild() throws {
+    func mismatchedBuild() async throws {
         let sandbox = try CrashSandbox(binary: Binaries.crashTest(build: "debug"))
         defer { sandbox.remove() }
-        _ = try crash(sandbox, "fatal-error")
+        _ = try await crash(sandbox, "fatal-error")
         let report = try ReportDecoding.decode(file: try #require(sandbox.reports.first))
 
         // Another ELF file (another build id) replaces the binary.
@@ -92,18 +92,18 @@ struct SymbolicationIntegrationTests {
     @Test(
         "a binary replaced at the same path is read afresh, not answered from the runtime's cache",
         .enabled(if: Binaries.crashTestBuilds.contains("release")))
-    func replacedBinary() throws {
+    func replacedBinary() async throws {
         let sandbox = try CrashSandbox(binary: Binaries.crashTest(build: "debug"))
         defer { sandbox.remove() }
         let symbolicator = Symbolicator(homeDirectory: sandbox.home.path)
-        _ = try crash(sandbox, "force-unwrap")
+        _ = try await crash(sandbox, "force-unwrap")
         let debugReport = try ReportDecoding.decode(file: try #require(sandbox.reports.first))
         #expect(symbolicator.symbolication(of: debugReport).runtimeFailure == nil)
         for file in sandbox.reports { try FileManager.default.removeItem(at: file) }
 
         try FileManager.default.removeItem(at: sandbox.binary)
         try FileManager.default.copyItem(at: Binaries.releaseCrashTest, to: sandbox.binary)
-        _ = try crash(sandbox, "force-unwrap")
+        _ = try await crash(sandbox, "force-unwrap")
         let releaseReport = try ReportDecoding.decode(file: try #require(sandbox.reports.first))
         let result = symbolicator.symbolication(of: releaseReport)
         #expect(
@@ -115,10 +115,10 @@ struct SymbolicationIntegrationTests {
     @Test(
         "a real report becomes a Sentry event with its symbols and nothing personal",
         arguments: Binaries.crashTestBuilds)
-    func sentryEnvelope(build: String) throws {
+    func sentryEnvelope(build: String) async throws {
         let sandbox = try CrashSandbox(binary: Binaries.crashTest(build: build))
         defer { sandbox.remove() }
-        _ = try crash(sandbox, "overflow")
+        _ = try await crash(sandbox, "overflow")
         let report = try ReportDecoding.decode(file: try #require(sandbox.reports.first))
         let symbols = Symbolicator(homeDirectory: sandbox.home.path).symbolicate(report)
         let data = try SentryEnvelope.make(
@@ -154,11 +154,11 @@ struct SymbolicationIntegrationTests {
     /// Crashes the child, trying again when the spawn meets ETXTBSY: a test running in parallel
     /// that forks while this one still has its copy of the binary open for writing holds that
     /// descriptor until its child execs.
-    private func crash(_ sandbox: CrashSandbox, _ kind: String) throws -> ChildProcess.Result {
+    private func crash(_ sandbox: CrashSandbox, _ kind: String) async throws -> ChildProcess.Result {
         var attempt = 0
         while true {
             do {
-                return try sandbox.crash(kind)
+                return try await sandbox.crash(kind)
             } catch let error as NSError where error.code == Int(ETXTBSY) && attempt < 20 {
                 attempt += 1
                 usleep(50_000)
