@@ -1,21 +1,45 @@
 #!/usr/bin/env bash
-# The main job, end to end on this machine: build the example service, crash it, and show
-# the report it left. Usage: scripts/demo.sh [KIND]   (default: index-out-of-range;
-# `crash-test kinds` lists them all). Installs missing system packages first.
+# The main job, end to end on this machine:
+#   1. build the example service, the collector and the CLI (release: -O code, no frame pointers);
+#   2. start the local collector;
+#   3. crash the service (`crash-test crash KIND`), which leaves a compressed report;
+#   4. relaunch it (`crash-test run`): at start it delivers the report to the collector;
+#   5. print the symbolicated report and the URL of the collector's page.
+# Usage: scripts/demo.sh [KIND]   (default: index-out-of-range; `crash-test kinds` lists them).
+# Installs missing system packages first. The collector keeps running for you to browse;
+# the script prints how to stop it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
 
 kind="${1:-index-out-of-range}"
-echo "==> Building crash-test (release: -O code, no frame pointers) and crashreport"
+echo "==> Building crash-test, crash-collector and crashreport (release)"
 swift build -c release --product crash-test
+swift build -c release --product crash-collector
 swift build -c release --product crashreport
-bin=.build/release
+bin="$(swift build -c release --show-bin-path)"
 
-state="$(pwd)/.build/demo-state"
-rm -rf "$state"
-export CRASH_REPORTER_DIR="$state"
-export SWIFT_BACKTRACE=enable=no   # the demo shows our report; Swift's backtracer would print too
+demo="$(pwd)/.build/demo"
+rm -rf "$demo"
+mkdir -p "$demo"
+export CRASH_REPORTER_DIR="$demo/state"
+export SWIFT_BACKTRACE=enable=no   # the demo shows our report; Swift's own backtracer would print too
+
+echo "==> Starting the collector"
+"$bin/crash-collector" --port "${DEMO_PORT:-0}" --data "$demo/collector" > "$demo/collector.log" 2>&1 &
+collector=$!
+for _ in $(seq 1 100); do
+    grep -q "listening on" "$demo/collector.log" 2>/dev/null && break
+    sleep 0.1
+done
+url="$(grep -o 'http://[0-9.:]*' "$demo/collector.log" | head -1)"
+if [ -z "$url" ]; then
+    echo "Error: the collector did not start:" >&2
+    cat "$demo/collector.log" >&2
+    kill "$collector" 2>/dev/null || true
+    exit 1
+fi
+echo "    $url (pid $collector)"
 
 echo "==> crash-test crash $kind"
 set +e
@@ -23,8 +47,19 @@ set +e
 status=$?
 set -e
 echo "    crash-test ended with status $status (128 + signal number)"
+report="$(ls -t "$CRASH_REPORTER_DIR"/pending/*.crash | head -1)"
+id="$(basename "$report" .crash)"
+echo "    it left $report ($(stat -c %s "$report") bytes, gzip-compressed JSON)"
 
-report="$(ls -t "$state"/pending/*.crash | head -1)"
-echo "==> Report left behind: $report ($(stat -c %s "$report") bytes, gzip-compressed JSON)"
+echo "==> crash-test run (relaunch: delivers the pending report to the collector)"
+CRASH_REPORTER_URL="$url/api/reports" "$bin/crash-test" run
+
+echo "==> The report, symbolicated (crashreport show $id)"
 echo
-"$bin/crashreport" show "$report"
+"$bin/crashreport" show --dir "$CRASH_REPORTER_DIR" "$id"
+echo
+echo "==> crashreport list"
+"$bin/crashreport" list "$CRASH_REPORTER_DIR"
+echo
+echo "The collector's page: $url/   (this report: $url/reports/$id)"
+echo "Stop the collector with: kill $collector"

@@ -8,7 +8,12 @@ enum CrashBenchmark {
         var reportBytes: Int?
     }
 
-    static func crashOnce(binary: String, environment: [String: String]) throws -> Run {
+    /// A report of the reporter's runs, kept for the benchmarks that read reports.
+    nonisolated(unsafe) static var keptReport: URL?
+
+    static func crashOnce(binary: String, environment: [String: String], kind: String = "segfault", keep: URL? = nil)
+        throws -> Run
+    {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -26,7 +31,7 @@ enum CrashBenchmark {
         env["CRASH_REPORTER_DIR"] = dir.path
         env["CRASH_TEST_BREADCRUMBS"] = "100"
         env["CRASH_TEST_FAULT_TIME_FD"] = "3"
-        let arguments: [String] = [binary, "crash", "segfault"]
+        let arguments: [String] = [binary, "crash", kind]
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -49,6 +54,14 @@ enum CrashBenchmark {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: pending.path)) ?? []
         let size = names.first { $0.hasSuffix(".crash") }.flatMap { name in
             (try? FileManager.default.attributesOfItem(atPath: pending.appendingPathComponent(name).path))?[.size] as? Int
+        }
+        if let keep, let name = names.first(where: { $0.hasSuffix(".crash") }) {
+            try? FileManager.default.copyItem(at: pending.appendingPathComponent(name), to: keep)
+        }
+        if keptReport == nil, let name = names.first(where: { $0.hasSuffix(".crash") }) {
+            let kept = FileManager.default.temporaryDirectory.appendingPathComponent("bench-kept-\(name)")
+            try? FileManager.default.copyItem(at: pending.appendingPathComponent(name), to: kept)
+            keptReport = kept
         }
         return Run(microseconds: Double(reaped - faulted) / 1000, reportBytes: size)
     }

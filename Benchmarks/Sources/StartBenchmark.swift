@@ -1,19 +1,40 @@
 import Foundation
 
-/// `start()` time and reserved memory, measured in fresh `crash-test run` processes.
+/// `start()` time and reserved memory, measured in fresh `crash-test run` processes, with an
+/// empty state directory and with 100 pending reports to deliver (to a closed port, so that
+/// the background worker has work; start() must not wait for it).
 enum StartBenchmark {
-    static func run(binary: String, runs: Int) throws -> [String] {
+    static func run(binary: String, runs: Int, report: URL) throws -> [String] {
+        let empty = try measure(binary: binary, runs: runs, pending: 0, report: report)
+        let loaded = try measure(binary: binary, runs: runs, pending: 100, report: report)
+        return [
+            "| start() (\(runs) fresh processes each), µs | median | p90 | min |", "|---|---|---|---|",
+            "| 0 pending reports | \(format(empty.times.median, 0)) | \(format(empty.times.p90, 0)) | \(format(empty.times.min, 0)) |",
+            "| 100 pending reports | \(format(loaded.times.median, 0)) | \(format(loaded.times.p90, 0)) | \(format(loaded.times.min, 0)) |",
+            "",
+            "Memory reserved by start(): \(empty.reserved) bytes (\(format(Double(empty.reserved) / 1024, 0)) KiB).",
+        ]
+    }
+
+    static func measure(binary: String, runs: Int, pending: Int, report: URL) throws -> (times: Stats, reserved: Int) {
         var times: [Double] = []
         var reserved = 0
+        let data = try Data(contentsOf: report)
         for _ in 0..<runs {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("start-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: dir) }
+            let pendingDir = dir.appendingPathComponent("pending")
+            try FileManager.default.createDirectory(at: pendingDir, withIntermediateDirectories: true)
+            for _ in 0..<pending {
+                try data.write(to: pendingDir.appendingPathComponent("\(UUID().uuidString.lowercased()).crash"))
+            }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: binary)
             process.arguments = ["run"]
             process.environment = [
                 "CRASH_REPORTER_DIR": dir.path, "CRASH_TEST_TIMING": "1", "SWIFT_BACKTRACE": "enable=no",
-                "PATH": "/usr/bin:/bin",
+                "PATH": "/usr/bin:/bin", "CRASH_REPORTER_URL": "http://127.0.0.1:9/api/reports",
+                "CRASH_REPORTER_RETRY_BASE_SECONDS": "3600",
             ]
             let pipe = Pipe()
             process.standardOutput = pipe
@@ -27,12 +48,6 @@ enum StartBenchmark {
                 if parts[0] == "reserved_bytes" { reserved = Int(value) }
             }
         }
-        let s = Stats(samples: times)
-        return [
-            "| start() (\(runs) fresh processes), µs | median | p90 | min |", "|---|---|---|---|",
-            "| CrashReporter.start | \(format(s.median, 0)) | \(format(s.p90, 0)) | \(format(s.min, 0)) |",
-            "",
-            "Memory reserved by start(): \(reserved) bytes (\(format(Double(reserved) / 1024, 0)) KiB).",
-        ]
+        return (Stats(samples: times), reserved)
     }
 }

@@ -15,5 +15,14 @@ print("## Breadcrumbs\n")
 BreadcrumbBenchmark.run().forEach { print($0) }
 print("\n## Crash: fault to waitpid\n")
 try CrashBenchmark.run(binary: crashTest, runs: quick ? 5 : 40).forEach { print($0) }
+guard let report = CrashBenchmark.keptReport else {
+    FileHandle.standardError.write(Data("Error: no report was written\n".utf8))
+    exit(1)
+}
 print("\n## start()\n")
-try StartBenchmark.run(binary: crashTest, runs: quick ? 5 : 30).forEach { print($0) }
+try StartBenchmark.run(binary: crashTest, runs: quick ? 5 : 30, report: report).forEach { print($0) }
+print("\n## Symbolication\n")
+let deep = FileManager.default.temporaryDirectory.appendingPathComponent("bench-deep-\(getpid()).crash")
+_ = try CrashBenchmark.crashOnce(
+    binary: crashTest, environment: ["SWIFT_BACKTRACE": "enable=no"], kind: "stack-overflow", keep: deep)
+SymbolicationBenchmark.run(reportPath: deep.path).forEach { print($0) }
