@@ -26,7 +26,7 @@ final class MutexRing: Sendable {
 
     func record(_ message: String, category: String, level: BreadcrumbLevel, data: [(key: String, value: String)]) {
         var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
+        clock_gettime(CLOCK_REALTIME_COARSE, &now)  // the clock the C ring uses
         let record = Record(
             timestampMs: UInt64(now.tv_sec) * 1000 + UInt64(now.tv_nsec) / 1_000_000, level: level,
             category: category, message: message,

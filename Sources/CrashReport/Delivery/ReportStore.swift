@@ -131,6 +131,12 @@ public struct RejectionNote: Codable, Sendable, Equatable {
     public var status: Int?
     public var reason: String
     public var at: Date
+
+    public init(status: Int?, reason: String, at: Date) {
+        self.status = status
+        self.reason = reason
+        self.at = at
+    }
 }
 
 /// A file-system failure while moving reports around.
