@@ -33,13 +33,19 @@ enum BreadcrumbBenchmark {
         var lines = ["| breadcrumb, ns per record (per thread) | 1 thread | 2 threads |", "|---|---|---|"]
         let cases: [(String, @Sendable (Int) -> Void)] = [
             ("C ring, message only", { _ in Breadcrumbs.record("checkout.step", category: "bench") }),
-            ("Mutex ring, message only", { _ in
-                mutexRing.record("checkout.step", category: "bench", level: .info, data: [])
-            }),
+            (
+                "Mutex ring, message only",
+                { _ in
+                    mutexRing.record("checkout.step", category: "bench", level: .info, data: [])
+                }
+            ),
             ("C ring, one data pair", { _ in Breadcrumbs.record("checkout.step", category: "bench", data: data) }),
-            ("Mutex ring, one data pair", { _ in
-                mutexRing.record("checkout.step", category: "bench", level: .info, data: data)
-            }),
+            (
+                "Mutex ring, one data pair",
+                { _ in
+                    mutexRing.record("checkout.step", category: "bench", level: .info, data: data)
+                }
+            ),
         ]
         for _ in 0..<2 { _ = measure(threads: 1, cases[0].1) }  // warm up
         for (name, body) in cases {

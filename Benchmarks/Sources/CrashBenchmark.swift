@@ -53,7 +53,8 @@ enum CrashBenchmark {
         let pending = dir.appendingPathComponent("pending")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: pending.path)) ?? []
         let size = names.first { $0.hasSuffix(".crash") }.flatMap { name in
-            (try? FileManager.default.attributesOfItem(atPath: pending.appendingPathComponent(name).path))?[.size] as? Int
+            (try? FileManager.default.attributesOfItem(atPath: pending.appendingPathComponent(name).path))?[.size]
+                as? Int
         }
         if let keep, let name = names.first(where: { $0.hasSuffix(".crash") }) {
             try? FileManager.default.copyItem(at: pending.appendingPathComponent(name), to: keep)

@@ -68,7 +68,8 @@ public enum CrashReporter {
         guard let transport = Transports.make(config) else { return }
         let stateDirectory = config.stateDirectory
         let deliverer = Deliverer(
-            store: ReportStore(stateDirectory: URL(fileURLWithPath: stateDirectory), keepDelivered: config.keepDelivered),
+            store: ReportStore(
+                stateDirectory: URL(fileURLWithPath: stateDirectory), keepDelivered: config.keepDelivered),
             transport: transport,
             policy: config.policy,
             symbolicate: Transports.symbolicator,

@@ -22,7 +22,8 @@ struct ResolvedConfiguration: Sendable {
     init(options: Options, environment: [String: String]) throws {
         let name = options.appName ?? environment["CRASH_REPORTER_APP_NAME"] ?? ProcessInfo.processInfo.processName
         appName = name
-        appVersion = options.appVersion ?? environment["CRASH_REPORTER_APP_VERSION"] ?? environment["SENTRY_RELEASE"] ?? ""
+        appVersion =
+            options.appVersion ?? environment["CRASH_REPORTER_APP_VERSION"] ?? environment["SENTRY_RELEASE"] ?? ""
         appBuild = options.appBuild ?? environment["CRASH_REPORTER_APP_BUILD"] ?? ""
         environmentName = options.environment ?? environment["SENTRY_ENVIRONMENT"] ?? "production"
         let dir = StateDirectory.resolve(appName: name, explicit: options.stateDirectory, environment: environment)
@@ -55,7 +56,8 @@ struct ResolvedConfiguration: Sendable {
             policy.baseDelay = base
         }
         keepDelivered = max(0, options.keepDelivered)
-        uploadTimeout = environment["CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS"].flatMap(Double.init).map { max($0, 0.1) } ?? 30
+        uploadTimeout =
+            environment["CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS"].flatMap(Double.init).map { max($0, 0.1) } ?? 30
     }
 
     private static func nonEmpty(_ text: String?) -> String? {

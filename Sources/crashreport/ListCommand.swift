@@ -26,7 +26,9 @@ enum ListCommand {
                     status: entry.status, id: id, time: report.timestamp, signal: report.crash.signal.name,
                     topFrame: CrashSignature(report: report, depth: 1).frames.first ?? "???")
             } catch {
-                return Row(status: entry.status, id: id, time: "", signal: "", topFrame: "", problem: String(describing: error))
+                return Row(
+                    status: entry.status, id: id, time: "", signal: "", topFrame: "", problem: String(describing: error)
+                )
             }
         }
     }

@@ -52,7 +52,9 @@ enum StatsCommand {
         output.write(damaged > 0 ? " (\(damaged) damaged file\(damaged == 1 ? "" : "s") left out)\n" : "\n")
         for group in groups {
             output.write("\n\(group.count)×  \(group.signature)\n")
-            output.write("    first \(group.firstSeen)  last \(group.lastSeen)  versions \(group.versions.joined(separator: ", "))\n")
+            output.write(
+                "    first \(group.firstSeen)  last \(group.lastSeen)  versions \(group.versions.joined(separator: ", "))\n"
+            )
         }
         return .success
     }

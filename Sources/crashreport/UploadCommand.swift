@@ -24,7 +24,9 @@ enum UploadCommand {
                 // The service's stored opt-out applies here too.
                 let text = (try? String(contentsOf: consentFile, encoding: .utf8)) ?? ""
                 return text.trimmingCharacters(in: .whitespacesAndNewlines) != "disabled"
-                    && environment["CRASH_REPORTER_DISABLED"].map { !["1", "true", "yes", "on"].contains($0.lowercased()) }
+                    && environment["CRASH_REPORTER_DISABLED"].map {
+                        !["1", "true", "yes", "on"].contains($0.lowercased())
+                    }
                         ?? true
             })
         let summary: DeliverySummary
@@ -62,7 +64,8 @@ enum UploadCommand {
             }
         }
         guard let text = options.url ?? environment["CRASH_REPORTER_URL"], !text.isEmpty else {
-            throw ToolFailure(description: "nowhere to upload: give --url URL or --dsn DSN (or set CRASH_REPORTER_URL or SENTRY_DSN)")
+            throw ToolFailure(
+                description: "nowhere to upload: give --url URL or --dsn DSN (or set CRASH_REPORTER_URL or SENTRY_DSN)")
         }
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? "") else {
             throw ToolFailure(description: "invalid URL: \(text)")

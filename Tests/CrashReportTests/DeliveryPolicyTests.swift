@@ -20,7 +20,9 @@ struct DeliveryPolicyTests {
 
     @Test("network errors, 408, 429 and 5xx are retried", arguments: [408, 429, 500, 502, 503, 599])
     func transient(status: Int) {
-        guard case .retry(let at, let state) = policy.decide(response(status), state: DeliveryState(), now: now, random: 0.5)
+        guard
+            case .retry(let at, let state) = policy.decide(
+                response(status), state: DeliveryState(), now: now, random: 0.5)
         else {
             Issue.record("not retried")
             return
@@ -30,13 +32,15 @@ struct DeliveryPolicyTests {
         #expect(state.firstAttempt == now)
         #expect(state.nextAttempt == at)
         #expect(state.lastError?.hasPrefix("HTTP \(status)") == true)
-        guard case .retry = policy.decide(.networkError("refused"), state: DeliveryState(), now: now, random: 0.5) else {
+        guard case .retry = policy.decide(.networkError("refused"), state: DeliveryState(), now: now, random: 0.5)
+        else {
             Issue.record("a network error is not retried")
             return
         }
     }
 
-    @Test("any other 4xx is rejected with the status and the server's reason", arguments: [400, 401, 403, 404, 413, 422])
+    @Test(
+        "any other 4xx is rejected with the status and the server's reason", arguments: [400, 401, 403, 404, 413, 422])
     func rejected(status: Int) {
         #expect(
             policy.decide(response(status, reason: "no such project"), state: DeliveryState(), now: now, random: 0.5)
@@ -59,7 +63,9 @@ struct DeliveryPolicyTests {
     func retryAfter() {
         let cases: [(TimeInterval, TimeInterval)] = [(5, 30), (120, 120), (100_000, 3600)]
         for (asked, expected) in cases {
-            guard case .retry(let at, _) = policy.decide(response(429, retryAfter: asked), state: DeliveryState(), now: now, random: 0.5)
+            guard
+                case .retry(let at, _) = policy.decide(
+                    response(429, retryAfter: asked), state: DeliveryState(), now: now, random: 0.5)
             else {
                 Issue.record("not retried")
                 continue
@@ -77,7 +83,8 @@ struct DeliveryPolicyTests {
         }
         #expect(reason.contains("5 attempts"))
         let old = DeliveryState(attempts: 1, firstAttempt: now.addingTimeInterval(-86401))
-        guard case .reject(nil, let reason2) = policy.decide(.networkError("down"), state: old, now: now, random: 0.5) else {
+        guard case .reject(nil, let reason2) = policy.decide(.networkError("down"), state: old, now: now, random: 0.5)
+        else {
             Issue.record("not rejected after a day")
             return
         }
@@ -107,13 +114,16 @@ struct RetryAfterTests {
 
     @Test func sentryRateLimits() {
         #expect(RetryAfter.parse(headers: ["X-Sentry-Rate-Limits": "60:error:organization"], now: now) == 60)
-        #expect(RetryAfter.parse(headers: ["X-Sentry-Rate-Limits": "60::organization"], now: now) == 60, "all categories")
+        #expect(
+            RetryAfter.parse(headers: ["X-Sentry-Rate-Limits": "60::organization"], now: now) == 60, "all categories")
         #expect(RetryAfter.parse(headers: ["X-Sentry-Rate-Limits": "60:transaction:key"], now: now) == nil)
         #expect(
-            RetryAfter.parse(headers: ["X-Sentry-Rate-Limits": "10:transaction:key, 30:error;default:project"], now: now)
+            RetryAfter.parse(
+                headers: ["X-Sentry-Rate-Limits": "10:transaction:key, 30:error;default:project"], now: now)
                 == 30)
         #expect(
-            RetryAfter.parse(headers: ["X-Sentry-Rate-Limits": "30:error:project", "Retry-After": "90"], now: now) == 90,
+            RetryAfter.parse(headers: ["X-Sentry-Rate-Limits": "30:error:project", "Retry-After": "90"], now: now)
+                == 90,
             "the longer wait wins")
     }
 }
@@ -130,7 +140,8 @@ struct ReportStoreTests {
     func add(_ store: ReportStore, _ id: String, age: TimeInterval) throws -> URL {
         let url = store.pending.appendingPathComponent("\(id).crash")
         try Data(id.utf8).write(to: url)
-        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-age)], ofItemAtPath: url.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-age)], ofItemAtPath: url.path)
         return url
     }
 
@@ -149,7 +160,9 @@ struct ReportStoreTests {
     func stateAndPruning() throws {
         let store = try makeStore(keep: 2)
         defer { try? FileManager.default.removeItem(at: store.stateDirectory) }
-        let state = DeliveryState(attempts: 3, firstAttempt: Date(timeIntervalSince1970: 1000), nextAttempt: Date(timeIntervalSince1970: 2000), lastError: "HTTP 503")
+        let state = DeliveryState(
+            attempts: 3, firstAttempt: Date(timeIntervalSince1970: 1000),
+            nextAttempt: Date(timeIntervalSince1970: 2000), lastError: "HTTP 503")
         try store.save(state, id: "x")
         #expect(ReportStore(stateDirectory: store.stateDirectory).state(id: "x") == state)
         for (i, id) in ["p", "q", "r"].enumerated() {
@@ -167,7 +180,9 @@ struct ReportStoreTests {
         let url = try add(store, "z", age: 0)
         try store.save(DeliveryState(attempts: 1), id: "z")
         try store.markRejected(url, status: 401, reason: "bad key", now: Date(timeIntervalSince1970: 5))
-        #expect(store.rejection(id: "z") == RejectionNote(status: 401, reason: "bad key", at: Date(timeIntervalSince1970: 5)))
+        #expect(
+            store.rejection(id: "z")
+                == RejectionNote(status: 401, reason: "bad key", at: Date(timeIntervalSince1970: 5)))
         #expect(FileManager.default.fileExists(atPath: store.rejected.appendingPathComponent("z.crash").path))
         #expect(store.state(id: "z") == DeliveryState())
     }

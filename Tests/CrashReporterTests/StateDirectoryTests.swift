@@ -38,7 +38,8 @@ struct StateDirectoryTests {
         #expect(CrashReportingConsent.storedChoice(stateDirectory: dir) == false)
         #expect(!CrashReportingConsent.isEnabled(stateDirectory: dir, environment: [:]))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/pending").isEmpty)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["crash-reporting.consent", "pending"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["crash-reporting.consent", "pending"])
 
         try CrashReportingConsent.set(enabled: true, stateDirectory: dir)
         #expect(CrashReportingConsent.isEnabled(stateDirectory: dir, environment: [:]))

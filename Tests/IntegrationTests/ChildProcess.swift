@@ -88,9 +88,11 @@ struct ChildProcess {
         }
         guard spawned == 0 else {
             try? FileManager.default.removeItem(at: dir)
-            throw NSError(domain: NSPOSIXErrorDomain, code: Int(spawned), userInfo: [
-                NSLocalizedDescriptionKey: "posix_spawn \(arguments[0]): \(String(cString: strerror(spawned)))"
-            ])
+            throw NSError(
+                domain: NSPOSIXErrorDomain, code: Int(spawned),
+                userInfo: [
+                    NSLocalizedDescriptionKey: "posix_spawn \(arguments[0]): \(String(cString: strerror(spawned)))"
+                ])
         }
         return Running(pid: pid, arguments: arguments, directory: dir, timeout: timeout)
     }

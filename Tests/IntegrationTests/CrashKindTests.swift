@@ -19,11 +19,11 @@ struct CrashExpectation: Sendable, CustomTestStringConvertible {
     var testDescription: String { kind }
 
     #if arch(x86_64)
-    static let trapSignal = SIGILL
-    static let trapCode = "ILL_ILLOPN"
+        static let trapSignal = SIGILL
+        static let trapCode = "ILL_ILLOPN"
     #else
-    static let trapSignal = SIGTRAP
-    static let trapCode = "TRAP_BRKPT"
+        static let trapSignal = SIGTRAP
+        static let trapCode = "TRAP_BRKPT"
     #endif
 
     static let all: [CrashExpectation] = [

@@ -42,7 +42,8 @@ struct CrashReportCLITests {
         let signature = groups.first?["signature"] as? String ?? ""
         #expect(signature.hasPrefix("SIGSEGV | "))
 
-        let export = try await crashreport(["export", "--format", "sentry-envelope", ReportStore.id(of: fatal)], sandbox)
+        let export = try await crashreport(
+            ["export", "--format", "sentry-envelope", ReportStore.id(of: fatal)], sandbox)
         #expect(export.exitCode == 0)
         let envelope = try SentryEnvelopeParser.parse(Data(export.stdout.utf8))
         #expect(envelope.items.first?.header["type"] as? String == "event")

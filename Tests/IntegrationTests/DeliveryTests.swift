@@ -10,7 +10,8 @@ struct DeliveryTests {
 
     func files(_ sandbox: CrashSandbox, _ folder: String, _ suffix: String = ".crash") -> [String] {
         let dir = sandbox.state.appendingPathComponent(folder).path
-        return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(suffix) }.sorted()
+        return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(suffix) }
+            .sorted()
     }
 
     /// Crashes once and returns the id of the report left behind.
@@ -21,7 +22,9 @@ struct DeliveryTests {
         return String(reports[0].lastPathComponent.dropLast(".crash".count))
     }
 
-    func relaunch(_ sandbox: CrashSandbox, url: String, _ extra: [String: String] = [:]) async throws -> ChildProcess.Result {
+    func relaunch(_ sandbox: CrashSandbox, url: String, _ extra: [String: String] = [:]) async throws
+        -> ChildProcess.Result
+    {
         var env = ["CRASH_REPORTER_URL": url, "CRASH_REPORTER_RETRY_BASE_SECONDS": "0"]
         env.merge(extra) { $1 }
         let result = try await sandbox.run(["run"], environment: env)
@@ -49,9 +52,11 @@ struct DeliveryTests {
         #expect(server.requests.count == 1, "a delivered report is never sent again")
     }
 
-    @Test("network failures, 500 and resets keep the report; a later launch delivers it with the same id", arguments: [
-        ["500", "201"], ["reset", "201"], ["503@0", "200"],
-    ])
+    @Test(
+        "network failures, 500 and resets keep the report; a later launch delivers it with the same id",
+        arguments: [
+            ["500", "201"], ["reset", "201"], ["503@0", "200"],
+        ])
     func transientFailures(responses: [String]) async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
@@ -76,8 +81,9 @@ struct DeliveryTests {
         _ = try await relaunch(
             sandbox, url: "http://127.0.0.1:\(closedPort())/api/reports", ["CRASH_REPORTER_RETRY_BASE_SECONDS": "3600"])
         #expect(sandbox.reports.map(\.lastPathComponent) == ["\(id).crash"])
-        let state = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: sandbox.pending.appendingPathComponent("\(id).delivery"))) as? [String: Any]
+        let state =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: sandbox.pending.appendingPathComponent("\(id).delivery"))) as? [String: Any]
         #expect(state?["attempts"] as? Int == 1)
         #expect(state?["next_attempt"] is String)
     }
@@ -103,8 +109,9 @@ struct DeliveryTests {
         _ = try await relaunch(sandbox, url: server.url)
         #expect(sandbox.reports.isEmpty)
         #expect(files(sandbox, "rejected") == ["\(id).crash"])
-        let note = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: sandbox.state.appendingPathComponent("rejected/\(id).reason"))) as? [String: Any]
+        let note =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: sandbox.state.appendingPathComponent("rejected/\(id).reason"))) as? [String: Any]
         #expect(note?["status"] as? Int == 401)
         let reason = note?["reason"] as? String ?? ""
         #expect(reason.contains("test server says 401"))
@@ -137,7 +144,8 @@ struct DeliveryTests {
         _ = try await relaunch(sandbox, url: server.url)
         #expect(files(sandbox, "delivered") == ["\(id).crash"])
         #expect(files(sandbox, "rejected") == ["\(damagedID).crash"])
-        let note = try String(contentsOf: sandbox.state.appendingPathComponent("rejected/\(damagedID).reason"), encoding: .utf8)
+        let note = try String(
+            contentsOf: sandbox.state.appendingPathComponent("rejected/\(damagedID).reason"), encoding: .utf8)
         #expect(note.contains("damaged report"))
         #expect(server.requests.count == 1)
     }

@@ -26,7 +26,10 @@ final class FaultServer {
             line.append(chunk)
         }
         let text = String(decoding: line, as: UTF8.self)
-        guard let port = text.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        guard
+            let port = text.split(separator: " ").last.flatMap({
+                Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            })
         else {
             kill(process.processIdentifier, SIGKILL)
             throw NSError(domain: "FaultServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "no port in '\(text)'"])
@@ -45,7 +48,8 @@ final class FaultServer {
 
     /// The requests received so far, in order.
     var requests: [[String: Any]] {
-        guard let text = try? String(contentsOf: records.appendingPathComponent("requests.jsonl"), encoding: .utf8) else {
+        guard let text = try? String(contentsOf: records.appendingPathComponent("requests.jsonl"), encoding: .utf8)
+        else {
             return []
         }
         return text.split(separator: "\n").compactMap {

@@ -23,13 +23,16 @@ struct HandlerBehaviourTests {
     func swiftBacktracerStillRuns() async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
-        let result = try await sandbox.crash("fatal-error", environment: ["SWIFT_BACKTRACE": "enable=yes,interactive=no"])
+        let result = try await sandbox.crash(
+            "fatal-error", environment: ["SWIFT_BACKTRACE": "enable=yes,interactive=no"])
         #expect(result.stderr.contains("Program crashed"), "stderr: \(result.stderr.prefix(400))")
         #expect(result.signal == CrashExpectation.trapSignal)
         #expect(sandbox.reports.count == 1)
     }
 
-    @Test("the process ends with the same wait status as without the reporter", arguments: ["segfault", "abort", "divide-by-zero"])
+    @Test(
+        "the process ends with the same wait status as without the reporter",
+        arguments: ["segfault", "abort", "divide-by-zero"])
     func sameExitStatus(kind: String) async throws {
         let with = try CrashSandbox(binary: binary)
         let without = try CrashSandbox(binary: binary)
@@ -54,7 +57,8 @@ struct HandlerBehaviourTests {
         let consent = try await sandbox.run(["consent", "crash-reporting", "off"])
         #expect(consent.exitCode == 0)
         #expect(sandbox.reports.isEmpty, "opting out deletes pending reports")
-        let choice = try String(contentsOf: sandbox.state.appendingPathComponent("crash-reporting.consent"), encoding: .utf8)
+        let choice = try String(
+            contentsOf: sandbox.state.appendingPathComponent("crash-reporting.consent"), encoding: .utf8)
         #expect(choice == "disabled\n")
 
         let result = try await sandbox.crash("segfault")
@@ -75,7 +79,9 @@ struct HandlerBehaviourTests {
         let result = try await sandbox.crash("segfault", environment: ["CRASH_REPORTER_DISABLED": "1"])
         #expect(result.signal == SIGSEGV)
         #expect(sandbox.reports.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: sandbox.state.appendingPathComponent("crash-reporting.consent").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: sandbox.state.appendingPathComponent("crash-reporting.consent").path))
     }
 
     @Test("a normal run exits 0 and leaves no report")
@@ -87,7 +93,9 @@ struct HandlerBehaviourTests {
         #expect(sandbox.reports.isEmpty)
     }
 
-    @Test("a fault while reading the stack keeps the report; one elsewhere in the handler still ends the process with the original signal")
+    @Test(
+        "a fault while reading the stack keeps the report; one elsewhere in the handler still ends the process with the original signal"
+    )
     func faultInsideHandler() async throws {
         let guarded = try CrashSandbox(binary: binary)
         defer { guarded.remove() }
@@ -111,7 +119,10 @@ struct HandlerBehaviourTests {
         defer { sandbox.remove() }
         let host = "planted-host-m3k8"
         let result = try await ChildProcess.run(
-            ["/usr/bin/unshare", "--uts", "/bin/sh", "-c", "hostname \(host) && exec \"$0\" crash segfault", sandbox.binary.path],
+            [
+                "/usr/bin/unshare", "--uts", "/bin/sh", "-c", "hostname \(host) && exec \"$0\" crash segfault",
+                sandbox.binary.path,
+            ],
             environment: sandbox.environment())
         try #require(result.signal == SIGSEGV, "unshare needs root: \(result.stderr)")
         try #require(sandbox.reports.count == 1)

@@ -86,7 +86,8 @@ public struct Deliverer: Sendable {
                 continue
             }
             let symbols = transport.wantsSymbols ? (symbolicate?(report) ?? [:]) : [:]
-            let outcome = transport.send(OutgoingReport(id: report.reportID, fileData: data, report: report, symbols: symbols))
+            let outcome = transport.send(
+                OutgoingReport(id: report.reportID, fileData: data, report: report, symbols: symbols))
             switch policy.decide(outcome, state: state, now: now(), random: random()) {
             case .delivered:
                 do {

@@ -76,7 +76,8 @@ public struct DeliveryPolicy: Sendable, Equatable {
 
     /// The decision for `outcome` of an attempt made at `now` on a report in `state`.
     /// `random` is a number in 0..<1 (the jitter's draw).
-    public func decide(_ outcome: DeliveryOutcome, state: DeliveryState, now: Date, random: Double) -> DeliveryDecision {
+    public func decide(_ outcome: DeliveryOutcome, state: DeliveryState, now: Date, random: Double) -> DeliveryDecision
+    {
         var next = state
         next.attempts += 1
         next.firstAttempt = state.firstAttempt ?? now
@@ -94,10 +95,12 @@ public struct DeliveryPolicy: Sendable, Equatable {
             serverDelay = nil
         }
         if next.attempts >= maximumAttempts {
-            return .reject(status: nil, reason: "gave up after \(next.attempts) attempts; last: \(next.lastError ?? "")")
+            return .reject(
+                status: nil, reason: "gave up after \(next.attempts) attempts; last: \(next.lastError ?? "")")
         }
         if let first = next.firstAttempt, now.timeIntervalSince(first) >= maximumAge {
-            return .reject(status: nil, reason: "gave up after \(Int(maximumAge / 86400)) days; last: \(next.lastError ?? "")")
+            return .reject(
+                status: nil, reason: "gave up after \(Int(maximumAge / 86400)) days; last: \(next.lastError ?? "")")
         }
         var delay = backoff(attempts: next.attempts, random: random)
         if let serverDelay { delay = Swift.max(delay, Swift.min(serverDelay, maximumServerDelay)) }

@@ -81,7 +81,8 @@ public struct ReportStore: Sendable {
     /// Deletes every pending report and its retry state (the user opted out).
     public func deletePending() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: pending.path)) ?? []
-        for name in names where name.hasSuffix(".crash") || name.hasSuffix(".delivery") || name.hasSuffix(".crash.tmp") {
+        for name in names where name.hasSuffix(".crash") || name.hasSuffix(".delivery") || name.hasSuffix(".crash.tmp")
+        {
             try? FileManager.default.removeItem(at: pending.appendingPathComponent(name))
         }
     }

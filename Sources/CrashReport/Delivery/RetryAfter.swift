@@ -9,7 +9,8 @@ public enum RetryAfter {
         let lowered = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
         if let limits = lowered["x-sentry-rate-limits"] {
             for entry in limits.split(separator: ",") {
-                let fields = entry.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
+                let fields = entry.trimmingCharacters(in: .whitespaces).split(
+                    separator: ":", omittingEmptySubsequences: false)
                 guard let seconds = fields.first.flatMap({ Double($0) }), seconds >= 0 else { continue }
                 let categories = fields.count > 1 ? fields[1].split(separator: ";").map(String.init) : []
                 // An empty category list means every category; crashes travel as "error".
