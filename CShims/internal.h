@@ -45,7 +45,7 @@ SCR_HIDDEN void scr_json_comma(scr_writer *w, bool *first);
 
 // ---- breadcrumb ring (ring.c) -----------------------------------------------------------
 SCR_HIDDEN int scr_ring_setup(uint32_t capacity);
-SCR_HIDDEN void scr_ring_write_json(scr_writer *w);
+SCR_HIDDEN void scr_ring_write_json(scr_ring *ring, scr_writer *w);
 SCR_HIDDEN size_t scr_ring_reserved_bytes(void);
 SCR_HIDDEN void scr_ring_set_enabled(int enabled);
 

@@ -310,7 +310,7 @@ int scr_report_write(int sig, siginfo_t *info, void *ucontext) {
     scr_w_cstr(w, "},\"images\":");
     scr_images_write_json(w);
     scr_w_cstr(w, ",\"breadcrumbs\":");
-    scr_ring_write_json(w);
+    scr_ring_write_json(scr_global_ring(), w);
     scr_w_cstr(w, "}");
 
     int r = scr_gzip_finish(w);

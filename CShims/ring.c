@@ -6,6 +6,7 @@
 // `capacity` tickets; a slot counts only if its sequence is 2n+2 before and after the copy,
 // otherwise it is "torn" (a writer was inside it, or a later lap overwrote it) and is left
 // out and counted. Slots are a power of two so that the index is a mask, not a division.
+// The process has one global ring (the one the handler writes out); tests make their own.
 #include "internal.h"
 
 #include <string.h>
@@ -34,39 +35,53 @@ typedef struct scr_slot {
 _Static_assert(SCR_CATEGORY_MAX < 256 && SCR_MESSAGE_MAX < 256 && SCR_KEY_MAX < 256 && SCR_VALUE_MAX < 256,
                "field lengths are stored in one byte");
 
-static struct {
+struct scr_ring {
     _Atomic uint64_t next;   // next ticket; on its own cache line
     char pad[56];
     scr_slot *slots;
     uint64_t mask;           // slot count - 1
     uint32_t capacity;       // newest N kept
-    size_t mapped;
-    _Atomic int disabled;
-} g_ring;
+    size_t mapped;           // bytes of the mapping holding this header and the slots
+};
+
+// The ring the handler writes out. Replaced only by install (and tests); a replaced ring stays
+// mapped because a producer may still be inside it.
+static _Atomic(scr_ring *) g_global_ring;
+static _Atomic int g_capture_disabled;
 
 // Async-signal-safe.
-void scr_ring_set_enabled(int enabled) { atomic_store_explicit(&g_ring.disabled, enabled ? 0 : 1, memory_order_relaxed); }
+void scr_ring_set_enabled(int enabled) {
+    atomic_store_explicit(&g_capture_disabled, enabled ? 0 : 1, memory_order_relaxed);
+}
 
-// Not async-signal-safe (mmap, munmap). Not safe against concurrent producers: call it
-// before any thread records (install does, once).
-int scr_ring_setup(uint32_t capacity) {
-    if (capacity > SCR_MAX_BREADCRUMBS) return -1;
-    if (g_ring.slots != NULL) {
-        munmap(g_ring.slots, g_ring.mapped);
-        g_ring.slots = NULL;
-        g_ring.mapped = 0;
-    }
-    g_ring.capacity = capacity;
-    atomic_store(&g_ring.next, 0);
-    if (capacity == 0) return 0;
+// Not async-signal-safe (mmap). One mapping holds the header and the slots.
+scr_ring *scr_ring_create(uint32_t capacity) {
+    if (capacity > SCR_MAX_BREADCRUMBS) return NULL;
     uint64_t size = 1;
     while (size < capacity) size <<= 1;
-    size_t bytes = (size_t)size * sizeof(scr_slot);
+    size_t header = (sizeof(scr_ring) + 63u) & ~(size_t)63u;
+    size_t bytes = header + (capacity == 0 ? 0 : (size_t)size * sizeof(scr_slot));
     void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mem == MAP_FAILED) return -1;
-    g_ring.mapped = bytes;
-    g_ring.mask = size - 1;
-    __atomic_store_n(&g_ring.slots, (scr_slot *)mem, __ATOMIC_RELEASE);
+    if (mem == MAP_FAILED) return NULL;
+    scr_ring *ring = mem;
+    atomic_init(&ring->next, 0);
+    ring->slots = capacity == 0 ? NULL : (scr_slot *)((char *)mem + header);
+    ring->mask = size - 1;
+    ring->capacity = capacity;
+    ring->mapped = bytes;
+    return ring;
+}
+
+// Not async-signal-safe (munmap). The caller guarantees that no thread records into it.
+void scr_ring_destroy(scr_ring *ring) {
+    if (ring != NULL) munmap(ring, ring->mapped);
+}
+
+// Not async-signal-safe (mmap). Install calls it once.
+int scr_ring_setup(uint32_t capacity) {
+    scr_ring *ring = scr_ring_create(capacity);
+    if (ring == NULL) return -1;
+    atomic_store_explicit(&g_global_ring, ring, memory_order_release);
     return 0;
 }
 
@@ -74,7 +89,13 @@ int scr_ring_setup(uint32_t capacity) {
 int scr_breadcrumbs_configure(uint32_t capacity) { return scr_ring_setup(capacity); }
 
 // Async-signal-safe.
-size_t scr_ring_reserved_bytes(void) { return g_ring.mapped; }
+scr_ring *scr_global_ring(void) { return atomic_load_explicit(&g_global_ring, memory_order_acquire); }
+
+// Async-signal-safe.
+size_t scr_ring_reserved_bytes(void) {
+    scr_ring *ring = scr_global_ring();
+    return ring == NULL ? 0 : ring->mapped;
+}
 
 // Async-signal-safe. Reads one length-prefixed string from the packed pairs blob.
 static bool next_string(const uint8_t **p, const uint8_t *end, const char **s, size_t *len) {
@@ -89,16 +110,15 @@ static bool next_string(const uint8_t **p, const uint8_t *end, const char **s, s
 }
 
 // Async-signal-safe, wait-free, no allocation.
-void scr_breadcrumb_record(uint8_t level, const char *category, size_t category_len, const char *message,
-                           size_t message_len, const uint8_t *pairs, size_t pairs_len) {
-    scr_slot *slots = __atomic_load_n(&g_ring.slots, __ATOMIC_ACQUIRE);
-    if (slots == NULL || atomic_load_explicit(&g_ring.disabled, memory_order_relaxed)) return;
+void scr_ring_record(scr_ring *ring, uint8_t level, const char *category, size_t category_len, const char *message,
+                     size_t message_len, const uint8_t *pairs, size_t pairs_len) {
+    if (ring == NULL || ring->slots == NULL) return;
     // The coarse clock reads the kernel's last tick (1-10 ms resolution) at a fifth of the
     // cost of CLOCK_REALTIME on virtual machines; breadcrumbs are ordered by ticket anyway.
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME_COARSE, &ts);
-    uint64_t n = atomic_fetch_add_explicit(&g_ring.next, 1, memory_order_relaxed);
-    scr_slot *slot = &slots[n & g_ring.mask];
+    uint64_t n = atomic_fetch_add_explicit(&ring->next, 1, memory_order_relaxed);
+    scr_slot *slot = &ring->slots[n & ring->mask];
     atomic_store_explicit(&slot->seq, 2 * n + 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_release); // the odd mark is seen before any field changes
 
@@ -131,6 +151,13 @@ void scr_breadcrumb_record(uint8_t level, const char *category, size_t category_
     atomic_store_explicit(&slot->seq, 2 * n + 2, memory_order_release);
 }
 
+// Async-signal-safe, wait-free: the global ring, unless capture is off.
+void scr_breadcrumb_record(uint8_t level, const char *category, size_t category_len, const char *message,
+                           size_t message_len, const uint8_t *pairs, size_t pairs_len) {
+    if (atomic_load_explicit(&g_capture_disabled, memory_order_relaxed)) return;
+    scr_ring_record(scr_global_ring(), level, category, category_len, message, message_len, pairs, pairs_len);
+}
+
 static const char *level_name(uint8_t level) {
     static const char *const names[] = {"debug", "info", "warning", "error", "fatal"};
     return level < 5 ? names[level] : "info";
@@ -138,17 +165,18 @@ static const char *level_name(uint8_t level) {
 
 // Async-signal-safe. Copies each of the newest `capacity` slots to the stack and checks
 // its sequence before and after; writes the whole ones oldest first.
-void scr_ring_write_json(scr_writer *w) {
-    scr_slot *slots = __atomic_load_n(&g_ring.slots, __ATOMIC_ACQUIRE);
-    uint64_t end = atomic_load_explicit(&g_ring.next, memory_order_acquire);
-    uint64_t begin = end > g_ring.capacity ? end - g_ring.capacity : 0;
+void scr_ring_write_json(scr_ring *ring, scr_writer *w) {
+    scr_slot *slots = ring == NULL ? NULL : ring->slots;
+    uint64_t end = ring == NULL ? 0 : atomic_load_explicit(&ring->next, memory_order_acquire);
+    uint32_t capacity = ring == NULL ? 0 : ring->capacity;
+    uint64_t begin = end > capacity ? end - capacity : 0;
     uint64_t torn = 0;
     scr_w_cstr(w, "{\"capacity\":");
-    scr_w_u64(w, g_ring.capacity);
+    scr_w_u64(w, capacity);
     scr_w_cstr(w, ",\"items\":[");
     bool first = true;
     for (uint64_t n = begin; slots != NULL && n < end; n++) {
-        scr_slot *slot = &slots[n & g_ring.mask];
+        scr_slot *slot = &slots[n & ring->mask];
         uint64_t before = atomic_load_explicit(&slot->seq, memory_order_acquire);
         if (before != 2 * n + 2) {
             torn++;
@@ -196,9 +224,14 @@ void scr_ring_write_json(scr_writer *w) {
 
 // Async-signal-safe.
 long scr_breadcrumbs_write_json(char *buffer, size_t capacity) {
+    return scr_ring_write_json_to(scr_global_ring(), buffer, capacity);
+}
+
+// Async-signal-safe.
+long scr_ring_write_json_to(scr_ring *ring, char *buffer, size_t capacity) {
     if (buffer == NULL || capacity == 0) return -1;
     scr_writer w = {.buf = buffer, .cap = capacity - 1, .len = 0, .failed = false, .drain = NULL};
-    scr_ring_write_json(&w);
+    scr_ring_write_json(ring, &w);
     if (w.failed) return -1;
     buffer[w.len] = '\0';
     return (long)w.len;

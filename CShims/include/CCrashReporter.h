@@ -77,12 +77,36 @@ void scr_breadcrumb_record(uint8_t level,
                            const char *message, size_t message_len,
                            const uint8_t *pairs, size_t pairs_len);
 
-/// Replaces the breadcrumb ring with an empty one of `capacity` slots (0 turns breadcrumbs
-/// off). `scr_install` calls it; tests call it to start from a clean ring. Not
-/// async-signal-safe (mmap) and not safe while other threads record. Returns 0 on success.
+/// A breadcrumb ring. The process has one global ring, the one the handler writes out;
+/// tests and benchmarks make their own so that they never share one.
+typedef struct scr_ring scr_ring;
+
+/// A new, empty ring keeping the newest `capacity` breadcrumbs (0: records nothing).
+/// Not async-signal-safe (mmap). NULL when the memory cannot be mapped.
+scr_ring *scr_ring_create(uint32_t capacity);
+
+/// Unmaps a ring made by `scr_ring_create`. Not async-signal-safe; the caller guarantees
+/// that no thread records into it any more. Never call it on the global ring.
+void scr_ring_destroy(scr_ring *ring);
+
+/// Records into `ring` (see `scr_breadcrumb_record`). Async-signal-safe, wait-free.
+void scr_ring_record(scr_ring *ring, uint8_t level,
+                     const char *category, size_t category_len,
+                     const char *message, size_t message_len,
+                     const uint8_t *pairs, size_t pairs_len);
+
+/// Writes `ring` as the handler would (see `scr_breadcrumbs_write_json`). Async-signal-safe.
+long scr_ring_write_json_to(scr_ring *ring, char *buffer, size_t capacity);
+
+/// The global ring, NULL before `scr_install`. Async-signal-safe.
+scr_ring *scr_global_ring(void);
+
+/// Replaces the global ring with an empty one of `capacity` slots (0 turns breadcrumbs
+/// off). `scr_install` calls it. The replaced ring stays mapped, since a producer may still
+/// be writing into it. Not async-signal-safe (mmap). Returns 0 on success.
 int scr_breadcrumbs_configure(uint32_t capacity);
 
-/// Writes the breadcrumbs section (`{"capacity":…,"torn":…,"items":[…]}`) as the handler
+/// Writes the global ring's breadcrumbs section (`{"capacity":…,"torn":…,"items":[…]}`) as the handler
 /// would into `buffer`, NUL-terminated. Returns the length, or -1 if it did not fit.
 /// Async-signal-safe; exposed so that tests and the benchmark read the ring as the handler does.
 long scr_breadcrumbs_write_json(char *buffer, size_t capacity);

@@ -19,16 +19,37 @@ public enum Breadcrumbs {
         level: BreadcrumbLevel = .info,
         data: [(key: String, value: String)] = []
     ) {
+        withArguments(message, category, level, data) { level, c, cl, m, ml, pairs, pl in
+            scr_breadcrumb_record(level, c, cl, m, ml, pairs, pl)
+        }
+    }
+
+    /// Records into another ring than the handler's (tests, benchmarks).
+    static func record(
+        into ring: OpaquePointer, _ message: String, category: String = "default", level: BreadcrumbLevel = .info,
+        data: [(key: String, value: String)] = []
+    ) {
+        withArguments(message, category, level, data) { level, c, cl, m, ml, pairs, pl in
+            scr_ring_record(ring, level, c, cl, m, ml, pairs, pl)
+        }
+    }
+
+    /// The C arguments of a breadcrumb: UTF-8 pointers into the strings and the packed, scrubbed
+    /// pairs, valid for the duration of `body`.
+    @inline(__always)
+    private static func withArguments(
+        _ message: String, _ category: String, _ level: BreadcrumbLevel, _ data: [(key: String, value: String)],
+        _ body: (UInt8, UnsafePointer<CChar>?, Int, UnsafePointer<CChar>?, Int, UnsafePointer<UInt8>?, Int) -> Void
+    ) {
         var category = category
         var message = message
         category.withUTF8 { c in
             message.withUTF8 { m in
                 if data.isEmpty {
-                    scr_breadcrumb_record(level.rawValue, c.cString, c.count, m.cString, m.count, nil, 0)
+                    body(level.rawValue, c.cString, c.count, m.cString, m.count, nil, 0)
                 } else {
                     PairBlob.withPacked(data) { blob in
-                        scr_breadcrumb_record(
-                            level.rawValue, c.cString, c.count, m.cString, m.count, blob.baseAddress, blob.count)
+                        body(level.rawValue, c.cString, c.count, m.cString, m.count, blob.baseAddress, blob.count)
                     }
                 }
             }

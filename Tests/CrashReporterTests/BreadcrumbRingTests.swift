@@ -1,47 +1,69 @@
 import CCrashReporter
-import CrashReporter
 import Foundation
 import Testing
 
-/// Reads the ring the way the signal handler does (scr_breadcrumbs_write_json).
-func snapshot() throws -> (items: [[String: Any]], torn: Int, capacity: Int) {
+@testable import CrashReporter
+
+/// A private ring, so that no other test's breadcrumbs land in it.
+final class TestRing: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    init(capacity: UInt32) throws {
+        pointer = try #require(scr_ring_create(capacity))
+    }
+
+    deinit { scr_ring_destroy(pointer) }
+
+    func record(
+        _ message: String, category: String = "default", level: BreadcrumbLevel = .info,
+        data: [(key: String, value: String)] = []
+    ) {
+        Breadcrumbs.record(into: pointer, message, category: category, level: level, data: data)
+    }
+
+    /// Reads the ring the way the signal handler does.
+    func snapshot() throws -> (items: [[String: Any]], torn: Int, capacity: Int) {
+        try CrashReporterTests.snapshot(pointer)
+    }
+}
+
+func snapshot(_ ring: OpaquePointer) throws -> (items: [[String: Any]], torn: Int, capacity: Int) {
     var buffer = [CChar](repeating: 0, count: 4 << 20)
-    let length = scr_breadcrumbs_write_json(&buffer, buffer.count)
+    let length = scr_ring_write_json_to(ring, &buffer, buffer.count)
     try #require(length >= 0, "the ring did not fit the buffer")
     let data = Data(bytes: buffer, count: length)
     let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     return (object["items"] as? [[String: Any]] ?? [], object["torn"] as? Int ?? -1, object["capacity"] as? Int ?? -1)
 }
 
-/// The ring is process-global, so these tests run one at a time.
-@Suite("Breadcrumb ring", .serialized)
+@Suite("Breadcrumb ring")
 struct BreadcrumbRingTests {
     @Test("keeps the newest N, oldest first, with every field")
     func keepsNewest() throws {
-        #expect(scr_breadcrumbs_configure(10) == 0)
+        let ring = try TestRing(capacity: 10)
         for i in 0..<25 {
-            Breadcrumbs.record("event.\(i)", category: "test", level: .warning, data: [("n", "\(i)"), ("k2", "v2")])
+            ring.record("event.\(i)", category: "test", level: .warning, data: [("n", "\(i)"), ("k2", "v2")])
         }
-        let ring = try snapshot()
-        #expect(ring.capacity == 10)
-        #expect(ring.torn == 0)
-        #expect(ring.items.map { $0["message"] as? String } == (15..<25).map { "event.\($0)" })
-        let last = try #require(ring.items.last)
+        let read = try ring.snapshot()
+        #expect(read.capacity == 10)
+        #expect(read.torn == 0)
+        #expect(read.items.map { $0["message"] as? String } == (15..<25).map { "event.\($0)" })
+        let last = try #require(read.items.last)
         #expect(last["category"] as? String == "test")
         #expect(last["level"] as? String == "warning")
         #expect(last["data"] as? [String: String] == ["n": "24", "k2": "v2"])
-        let times = ring.items.compactMap { $0["timestamp_ms"] as? Int }
+        let times = read.items.compactMap { $0["timestamp_ms"] as? Int }
         #expect(times == times.sorted())
         #expect(abs(Double(times.last ?? 0) / 1000 - Date().timeIntervalSince1970) < 60)
     }
 
     @Test("cuts fields to their bounds on a character boundary and keeps at most four pairs")
     func truncates() throws {
-        #expect(scr_breadcrumbs_configure(4) == 0)
+        let ring = try TestRing(capacity: 4)
         let long = String(repeating: "é", count: 200)  // 2 bytes each
         let pairs = (0..<6).map { (key: "key\($0)" + String(repeating: "k", count: 40), value: long) }
-        Breadcrumbs.record(long, category: long, data: pairs)
-        let item = try #require(try snapshot().items.first)
+        ring.record(long, category: long, data: pairs)
+        let item = try #require(try ring.snapshot().items.first)
         let message = item["message"] as? String ?? ""
         let category = item["category"] as? String ?? ""
         #expect(message.utf8.count == 126 && message.allSatisfy { $0 == "é" })
@@ -56,30 +78,30 @@ struct BreadcrumbRingTests {
 
     @Test("capacity 0 records nothing")
     func off() throws {
-        #expect(scr_breadcrumbs_configure(0) == 0)
-        Breadcrumbs.record("ignored")
-        #expect(try snapshot().items.isEmpty)
+        let ring = try TestRing(capacity: 0)
+        ring.record("ignored")
+        #expect(try ring.snapshot().items.isEmpty)
     }
 
     @Test("concurrent producers wrapping the ring many times: each kept slot is whole and in order")
     func concurrentProducers() async throws {
         let capacity = 64
-        #expect(scr_breadcrumbs_configure(UInt32(capacity)) == 0)
+        let ring = try TestRing(capacity: UInt32(capacity))
         let producers = 4
         let perProducer = 20_000
         // A reader snapshots while the producers run: every slot it keeps must be consistent.
         let reader = Task.detached { () -> Int in
             var checked = 0
             for _ in 0..<200 {
-                guard let ring = try? snapshot() else { continue }
-                for item in ring.items {
+                guard let read = try? ring.snapshot() else { continue }
+                for item in read.items {
                     let message = item["message"] as? String ?? ""
                     let data = item["data"] as? [String: String] ?? [:]
                     // A mixed slot would pair one producer's message with another's data.
                     if "p\(data["p"] ?? "?")-\(data["n"] ?? "?")" != message { return -1 }
                     checked += 1
                 }
-                if ring.items.count + ring.torn > capacity { return -1 }
+                if read.items.count + read.torn > capacity { return -1 }
             }
             return checked
         }
@@ -87,7 +109,7 @@ struct BreadcrumbRingTests {
             for p in 0..<producers {
                 group.addTask {
                     for n in 0..<perProducer {
-                        Breadcrumbs.record("p\(p)-\(n)", category: "load", data: [("p", "\(p)"), ("n", "\(n)")])
+                        ring.record("p\(p)-\(n)", category: "load", data: [("p", "\(p)"), ("n", "\(n)")])
                     }
                 }
             }
@@ -95,12 +117,12 @@ struct BreadcrumbRingTests {
         let checked = await reader.value
         #expect(checked >= 0, "a snapshot held a mixed or surplus slot")
 
-        let ring = try snapshot()
-        #expect(ring.torn == 0, "no writer is active any more")
-        #expect(ring.items.count == capacity)
+        let final = try ring.snapshot()
+        #expect(final.torn == 0, "no writer is active any more")
+        #expect(final.items.count == capacity)
         // Per producer, the sequence numbers kept are strictly increasing.
         var last: [String: Int] = [:]
-        for item in ring.items {
+        for item in final.items {
             let data = item["data"] as? [String: String] ?? [:]
             let p = data["p"] ?? "", n = Int(data["n"] ?? "") ?? -1
             #expect(n > last[p, default: -1], "out of order for producer \(p)")
