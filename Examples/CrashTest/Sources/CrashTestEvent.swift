@@ -22,12 +22,10 @@ enum CrashTestEvent {
     /// `serve` is still up: one per tick.
     case heartbeat(sequence: Int)
 
-    /// The commands that track, as `app_launched` names them.
+    /// The commands that track `app_launched`.
     enum Command: String {
         case run
         case crash
         case serve
-        case track
-        case consent
     }
 }
