@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "CCrashTestSupport", path: "Examples/CrashTest/CSupport"),
         .executableTarget(
             name: "CrashTest",
-            dependencies: ["CrashReporter", "CCrashTestSupport"],
+            dependencies: ["CrashReporter", "CCrashTestSupport", "Tracking"],
             path: "Examples/CrashTest/Sources"
         ),
 
@@ -45,7 +45,7 @@ let package = Package(
 
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["CrashReporter", "CCrashReporter", "CrashReport"],
+            dependencies: ["CrashReporter", "CCrashReporter", "CrashReport", "Tracking"],
             path: "Benchmarks/Sources"
         ),
 

@@ -1,24 +1,36 @@
 import CCrashTestSupport
 import CrashReporter
 import Foundation
+import Tracking
 
-// crash-test: an example service that starts the crash reporter, records a few
-// breadcrumbs and then either exits normally or crashes in the way it is told to.
+// crash-test: an example service that starts the crash reporter, tracks its own events
+// (CrashTestEvent), records a few breadcrumbs and then either exits normally or crashes in
+// the way it is told to. See docs/example.md.
 
 let usage = """
     USAGE: crash-test run [--note TEXT] [LABEL...]
            crash-test crash KIND [--note TEXT] [LABEL...]
+           crash-test serve SECONDS
+           crash-test track NAME [KEY=VALUE...]
            crash-test consent crash-reporting on|off
+           crash-test consent analytics grant|deny
            crash-test kinds
 
     KIND is one of: \(CrashKind.allCases.map(\.rawValue).joined(separator: ", ")).
-    --note records TEXT as a breadcrumb value (scrubbed like any other). Trailing LABELs are
-    ignored: they only tag the process in `ps`.
+    --note records TEXT as a breadcrumb value and a tracked parameter (scrubbed like any
+    other). Trailing LABELs are ignored: they only tag the process in `ps`.
+    serve stays up for SECONDS, tracking a heartbeat every tick. track tracks one event made
+    on the spot (values that read as integers or true/false are sent as such).
 
     ENVIRONMENT
       CRASH_REPORTER_DIR           the state directory (else the platform's default)
       CRASH_REPORTER_URL           send pending reports to this URL (e.g. the collector's)
       SENTRY_DSN                   send pending reports to Sentry
+      EVENTS_API_URL               the events API's base URL (e.g. http://127.0.0.1:8089/v1)
+      EVENTS_WRITE_KEY             its write key; analytics need both, and a grant
+      CRASH_TEST_ANALYTICS_TIMEOUT seconds a command waits at exit for analytics (default 5)
+      CRASH_TEST_FLUSH_SECONDS     how often queued analytics are sent (default 30)
+      CRASH_TEST_TICK_MS           serve's heartbeat interval in milliseconds (default 1000)
       CRASH_TEST_BREADCRUMBS       breadcrumbs recorded before the crash (default 5)
       CRASH_TEST_PREVIOUS_HANDLER  1: install a SIGSEGV/SIGABRT handler of our own first
       CRASH_TEST_TIMING            1: print how long start() took and the memory it reserved
@@ -43,9 +55,16 @@ func stateDirectory() -> String {
     StateDirectory.resolve(appName: "crash-test")
 }
 
+/// Makes the tracker on the crash reporter's state directory and installs it for `track`.
+func bootstrapAnalytics() -> Analytics {
+    Analytics.bootstrap(stateDirectory: stateDirectory(), environment: environment)
+}
+
 guard let command = arguments.first else { fail("missing command") }
 
 var kind: CrashKind?
+var serveSeconds: Double?
+var trackedSignal: TrackingSignal?
 switch command {
 case "kinds":
     for kind in CrashKind.allCases { print(kind.rawValue) }
@@ -54,19 +73,24 @@ case "-h", "--help":
     print(usage)
     exit(0)
 case "consent":
-    guard arguments.count == 3, arguments[1] == "crash-reporting", ["on", "off"].contains(arguments[2]) else {
-        fail("expected: consent crash-reporting on|off")
-    }
-    do {
-        try CrashReportingConsent.set(enabled: arguments[2] == "on", stateDirectory: stateDirectory())
-        print("crash-test: crash reporting \(arguments[2])")
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
-        exit(1)
+    switch arguments.count == 3 ? (arguments[1], arguments[2]) : ("", "") {
+    case ("crash-reporting", "on"), ("crash-reporting", "off"):
+        setCrashReporting(enabled: arguments[2] == "on")
+    case ("analytics", "grant"), ("analytics", "deny"):
+        setAnalytics(granted: arguments[2] == "grant")
+    default:
+        fail("expected: consent crash-reporting on|off, or consent analytics grant|deny")
     }
 case "run":
     break
+case "serve":
+    guard arguments.count == 2, let seconds = Double(arguments[1]), seconds >= 0 else {
+        fail("expected: serve SECONDS")
+    }
+    serveSeconds = seconds
+case "track":
+    guard arguments.count >= 2 else { fail("expected: track NAME [KEY=VALUE...]") }
+    trackedSignal = TrackingSignal(arguments[1], parameters: parseParameters(arguments.dropFirst(2)))
 case "crash":
     guard arguments.count >= 2 else { fail("missing crash kind") }
     guard let parsed = CrashKind(rawValue: arguments[1]) else { fail("unknown crash kind '\(arguments[1])'") }
@@ -77,6 +101,17 @@ default:
 
 if environment["CRASH_TEST_PREVIOUS_HANDLER"] == "1" {
     crash_test_install_previous_handler()
+}
+
+// A crash command tracks its events before the crash reporter starts: the breadcrumb ring
+// records nothing before start(), so they reach analytics only and the report's breadcrumbs
+// stay the ones below (docs/example.md says why). Every other command starts the crash
+// reporter first, as a service should.
+var analytics: Analytics?
+if let kind {
+    analytics = bootstrapAnalytics()
+    track(CrashTestEvent.appLaunched(command: .crash))
+    track(CrashTestEvent.crashRequested(kind: kind))
 }
 
 do {
@@ -93,22 +128,41 @@ do {
     FileHandle.standardError.write(Data("crash-test: crash reporting is off: \(error)\n".utf8))
 }
 
+if let serveSeconds {
+    serve(seconds: serveSeconds)
+}
+if let trackedSignal {
+    let analytics = bootstrapAnalytics()
+    track(trackedSignal)
+    analytics.shutdown()
+    exit(0)
+}
+
+if analytics == nil {
+    analytics = bootstrapAnalytics()
+    track(CrashTestEvent.appLaunched(command: .run))
+}
 let count = Int(environment["CRASH_TEST_BREADCRUMBS"] ?? "") ?? 5
 for i in 0..<count {
     Breadcrumbs.record("step.\(i)", category: "crash-test", data: [("index", String(i))])
+    if kind == nil { track(CrashTestEvent.stepCompleted(index: i)) }
 }
 if let note {
     Breadcrumbs.record("note", category: "crash-test", level: .warning, data: [("text", note)])
+    if kind == nil { track(CrashTestEvent.noteAdded(text: note)) }
 }
 
 guard let kind else {
     // A real service would go on serving; this one waits for the reports of earlier crashes
     // to be delivered (when a transport is configured) and exits.
-    if let summary = CrashReporter.waitForDelivery(timeout: 20) {
+    let summary = CrashReporter.waitForDelivery(timeout: 20)
+    if let summary {
         print(
             "crash-test: delivered \(summary.delivered.count), rejected \(summary.rejected.count), "
                 + "kept for retry \(summary.retrying.count)")
     }
+    track(CrashTestEvent.runFinished(steps: max(0, count), reportsDelivered: summary?.delivered.count ?? 0))
+    analytics?.shutdown()
     print("crash-test: ran normally")
     exit(0)
 }
