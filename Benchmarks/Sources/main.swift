@@ -14,6 +14,8 @@ guard FileManager.default.isExecutableFile(atPath: crashTest) else {
 print("## Breadcrumbs\n")
 BreadcrumbBenchmark.run().forEach { print($0) }
 if arguments.contains("--breadcrumbs-only") { exit(0) }
+print("\n## Tracking\n")
+TrackingBenchmark.run().forEach { print($0) }
 print("\n## Crash: fault to waitpid\n")
 try CrashBenchmark.run(binary: crashTest, runs: quick ? 5 : 40).forEach { print($0) }
 guard let report = CrashBenchmark.keptReport else {
