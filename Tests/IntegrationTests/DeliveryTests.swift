@@ -185,4 +185,39 @@ struct DeliveryTests {
         #expect(sent.sorted() == ids, "each report exactly once")
         #expect(files(sandbox, "delivered") == ids.map { "\($0).crash" })
     }
+
+    @Test("Sentry: a gzip envelope with the auth header, parsed by an independent reader, holds a native fatal event")
+    func sentryEnvelope() async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        let id = try await crashOnce(sandbox)
+        let server = try FaultServer(responses: ["200"])
+        let dsn = "http://publickey123@127.0.0.1:\(server.port)/42"
+        let result = try await sandbox.run(["run"], environment: ["SENTRY_DSN": dsn])
+        #expect(result.exitCode == 0)
+        let request = try #require(server.requests.first)
+        #expect(request["path"] as? String == "/api/42/envelope/")
+        #expect(FaultServer.header(request, "Content-Encoding") == "gzip")
+        let auth = FaultServer.header(request, "X-Sentry-Auth") ?? ""
+        #expect(auth.hasPrefix("Sentry ") && auth.contains("sentry_key=publickey123") && auth.contains("sentry_version=7"))
+        let envelope = try #require(request["envelope"] as? [String: Any])
+        let header = try #require(envelope["header"] as? [String: Any])
+        #expect(header["event_id"] as? String == id.replacingOccurrences(of: "-", with: ""))
+        let items = try #require(envelope["items"] as? [[String: Any]])
+        #expect(items.count == 1)
+        #expect((items[0]["header"] as? [String: Any])?["type"] as? String == "event")
+        let event = try #require(items[0]["payload"] as? [String: Any])
+        #expect(event["level"] as? String == "fatal")
+        #expect(event["platform"] as? String == "native")
+        let exception = try #require((event["exception"] as? [String: Any])?["values"] as? [[String: Any]])
+        let mechanism = try #require(exception.first?["mechanism"] as? [String: Any])
+        #expect(mechanism["type"] as? String == "signalhandler")
+        let frames = try #require((exception.first?["stacktrace"] as? [String: Any])?["frames"] as? [[String: Any]])
+        #expect(frames.last?["function"] as? String == "crashBySegfault()", "innermost last, symbolicated")
+        let images = try #require((event["debug_meta"] as? [String: Any])?["images"] as? [[String: Any]])
+        #expect(images.contains { $0["type"] as? String == "elf" && ($0["code_id"] as? String)?.isEmpty == false })
+        #expect(files(sandbox, "delivered") == ["\(id).crash"])
+        let raw = String(decoding: try JSONSerialization.data(withJSONObject: event), as: UTF8.self)
+        for secret in CrashSandbox.secrets { #expect(!raw.contains(secret), "\(secret) in the event") }
+    }
 }
