@@ -5,7 +5,7 @@ import Synchronization
 /// whole requests and writes back what it returns.
 final class Collector: Sendable {
     let configuration: Configuration
-    let reports: ReportStore
+    let reports: CollectorReportStore
     let sentryEvents: SentryEventStore
     let events: EventStore
     let faults: FaultInjection
@@ -18,7 +18,7 @@ final class Collector: Sendable {
     ) throws(SystemError) {
         self.configuration = configuration
         try DurableFile.makeDirectory(configuration.dataDirectory)
-        reports = try ReportStore(dataDirectory: configuration.dataDirectory)
+        reports = try CollectorReportStore(dataDirectory: configuration.dataDirectory)
         sentryEvents = try SentryEventStore(dataDirectory: configuration.dataDirectory)
         events = try EventStore(dataDirectory: configuration.dataDirectory)
         faults = FaultInjection(configuration.failNext)
