@@ -6,6 +6,8 @@ import Synchronization
 final class Collector: Sendable {
     let configuration: Configuration
     let reports: CollectorReportStore
+    /// Stored reports symbolicated with this machine's binaries, made once per report.
+    let views: SymbolicatedViews
     let sentryEvents: SentryEventStore
     let events: EventStore
     let faults: FaultInjection
@@ -19,6 +21,7 @@ final class Collector: Sendable {
         self.configuration = configuration
         try DurableFile.makeDirectory(configuration.dataDirectory)
         reports = try CollectorReportStore(dataDirectory: configuration.dataDirectory)
+        views = SymbolicatedViews()
         sentryEvents = try SentryEventStore(dataDirectory: configuration.dataDirectory)
         events = try EventStore(dataDirectory: configuration.dataDirectory)
         faults = FaultInjection(configuration.failNext)
