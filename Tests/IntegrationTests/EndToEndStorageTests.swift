@@ -21,21 +21,24 @@ struct EndToEndStorageTests {
         init(directory: URL, options: String, setup: String = "true") async throws {
             self.directory = directory
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let script = "mount -t tmpfs -o \(options) tmpfs \"$0\" && \(setup) && echo ready && exec sleep 60"
+            let script = "mount -t tmpfs -o \(options) tmpfs \"$0\" && \(setup) && echo ready && exec sleep 300"
             holder = try ChildProcess.start(
                 ["/usr/bin/unshare", "-m", "/bin/sh", "-c", script, directory.path],
                 environment: ["PATH": "/usr/bin:/bin"], timeout: 10)
             let stdout = holder.directory.appendingPathComponent("stdout")
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline {
+            // Read once more after the deadline (this task may wait long for a thread in a full run).
+            let deadline = Date().addingTimeInterval(30)
+            while true {
                 if let text = try? String(contentsOf: stdout, encoding: .utf8), text.contains("ready") { return }
-                if kill(holder.pid, 0) != 0 { break }
+                if Date() > deadline { break }
                 try await Task.sleep(for: .milliseconds(10))
             }
             kill(holder.pid, SIGKILL)
             let result = try? await holder.wait()
             ended = true
-            throw EndToEndError("no tmpfs in a mount namespace (needs root): \(result?.stderr ?? "")")
+            throw EndToEndError(
+                "no tmpfs in a mount namespace within 30 s (needs root): status \(result?.status ?? -1), \(result?.stderr ?? "")"
+            )
         }
 
         /// `path` as the processes in the namespace see it.

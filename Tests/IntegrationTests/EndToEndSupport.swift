@@ -24,15 +24,17 @@ final class CollectorChild {
             environment: ["PATH": "/usr/bin:/bin", "HOME": home.path], timeout: 20)
         let stdout = child.directory.appendingPathComponent("stdout")
         let prefix = "crash-collector listening on http://127.0.0.1:"
-        let deadline = Date().addingTimeInterval(20)
+        // The file is read once more after the deadline: under a full test run this task may
+        // not be resumed for seconds, and the line may well be there by then.
+        let deadline = Date().addingTimeInterval(30)
         var found: Int?
-        while found == nil && Date() < deadline {
+        while true {
             let text = (try? String(contentsOf: stdout, encoding: .utf8)) ?? ""
             if let range = text.range(of: prefix), let end = text[range.upperBound...].firstIndex(of: "\n") {
                 found = Int(text[range.upperBound..<end])
-            } else {
-                try await Task.sleep(for: .milliseconds(10))
             }
+            if found != nil || Date() > deadline { break }
+            try await Task.sleep(for: .milliseconds(10))
         }
         guard let found else {
             kill(child.pid, SIGKILL)
