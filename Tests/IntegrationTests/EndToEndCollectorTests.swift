@@ -5,7 +5,7 @@ import Testing
 /// The whole story with nothing faked: `crash-test` crashes for real, the next launch uploads
 /// what it left to a real `crash-collector` process, and the collector stores, lists, groups
 /// and shows it symbolicated. Everything on 127.0.0.1, in temporary directories.
-@Suite("End to end: crash-test and the real collector")
+@Suite("End to end: crash-test and the real collector", .serialized)
 struct EndToEndCollectorTests {
     let binary = Binaries.crashTest(build: "debug")
 

@@ -7,7 +7,7 @@ import Testing
 /// (`unshare -m`, which needs root, like the host-name test's `unshare --uts`): a holder
 /// process keeps the namespace alive, the service runs in it through `nsenter -m`, and the
 /// test looks at the files through `/proc/<holder>/root`. Nothing is mounted on the host.
-@Suite("End to end: full disk and read-only state directory")
+@Suite("End to end: full disk and read-only state directory", .serialized)
 struct EndToEndStorageTests {
     let binary = Binaries.crashTest(build: "debug")
 
