@@ -21,8 +21,10 @@ struct EndToEndCollectorTests {
     /// The collector's $HOME is the sandbox's, as on a developer's machine where the collector
     /// and the service run as the same user: the report's `~/bin/crash-test` is found there.
     /// The caller removes the sandbox.
-    func scene(crash kind: String = "segfault", collectorArguments: [String] = []) async throws -> Scene {
-        let sandbox = try CrashSandbox(binary: binary)
+    func scene(
+        crash kind: String = "segfault", build: String = "debug", collectorArguments: [String] = []
+    ) async throws -> Scene {
+        let sandbox = try CrashSandbox(binary: Binaries.crashTest(build: build))
         let collector = try await CollectorChild(
             data: sandbox.scratch("collector"), home: sandbox.home, arguments: collectorArguments)
         let crash = try await sandbox.crash(kind)
@@ -74,6 +76,28 @@ struct EndToEndCollectorTests {
         #expect(page.text.contains("<code>\(signature)</code>"))
         #expect(page.text.contains("<code>\(function)</code>"), "the group shows where it crashed")
         #expect(page.text.contains("href=\"/reports/\(id)\""))
+        try await expectCleanStop(collector)
+    }
+
+    @Test(
+        "release build: the Swift runtime failure the collector finds in the debug info is shown first",
+        .enabled(if: Binaries.crashTestBuilds.contains("release")))
+    func runtimeFailureFirst() async throws {
+        let (sandbox, collector, crashed, id) = try await scene(crash: "force-unwrap", build: "release").parts
+        defer { sandbox.remove() }
+        #expect(crashed.signal == CrashExpectation.trapSignal)
+        let run = try await sandbox.deliver(["CRASH_REPORTER_URL": collector.reportsURL])
+        #expect(run.stdout.contains("crash-test: delivered 1"), "\(run.stdout)")
+        let shown = try await collector.get("/reports/\(id)")
+        #expect(shown.status == 200)
+        // -O code traps without calling the runtime: no message in the report, only the reason
+        // the compiler left in the debug info, which the collector reads from the binary.
+        let sections = shown.text.components(separatedBy: "\n\n")
+        #expect(
+            sections.count > 2
+                && sections[1] == "Swift runtime failure: Unexpectedly found nil while unwrapping an Optional value",
+            "\(shown.text)")
+        #expect(shown.text.contains("crashByForceUnwrap()"))
         try await expectCleanStop(collector)
     }
 
