@@ -5,7 +5,9 @@ import Synchronization
 /// whole requests and writes back what it returns.
 final class Collector: Sendable {
     let configuration: Configuration
-    let reports: ReportStore
+    let reports: CollectorReportStore
+    /// Stored reports symbolicated with this machine's binaries, made once per report.
+    let views: SymbolicatedViews
     let sentryEvents: SentryEventStore
     let events: EventStore
     let faults: FaultInjection
@@ -18,7 +20,8 @@ final class Collector: Sendable {
     ) throws(SystemError) {
         self.configuration = configuration
         try DurableFile.makeDirectory(configuration.dataDirectory)
-        reports = try ReportStore(dataDirectory: configuration.dataDirectory)
+        reports = try CollectorReportStore(dataDirectory: configuration.dataDirectory)
+        views = SymbolicatedViews()
         sentryEvents = try SentryEventStore(dataDirectory: configuration.dataDirectory)
         events = try EventStore(dataDirectory: configuration.dataDirectory)
         faults = FaultInjection(configuration.failNext)

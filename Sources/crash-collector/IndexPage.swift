@@ -3,10 +3,17 @@ import Foundation
 /// `GET /`: crash groups with their reports one click away, and analytics event counts.
 extension Collector {
     func indexPage() -> HTTPResponse {
-        .html(
+        let groups = CrashGroup.groups(of: reports.all())
+        // Each group's newest report, symbolicated once and then kept (see SymbolicatedViews).
+        var crashedIn: [String: String] = [:]
+        for group in groups {
+            guard let newest = group.reports.first else { continue }
+            crashedIn[group.signature] = views.view(id: newest.id, load: { reports.report(id: newest.id) })?.crashedIn
+        }
+        return .html(
             200,
             IndexPage.render(
-                groups: CrashGroup.groups(of: reports.all()), eventCounts: events.counts,
+                groups: groups, crashedIn: crashedIn, eventCounts: events.counts,
                 sentryEvents: sentryEvents.storedCount))
     }
 }
@@ -15,7 +22,11 @@ enum IndexPage {
     /// Reports listed under one group; the rest are counted.
     static let reportsPerGroup = 20
 
-    static func render(groups: [CrashGroup], eventCounts: [String: Int], sentryEvents: Int) -> String {
+    /// `crashedIn`: by signature, the function the group's newest report crashed in, where the
+    /// collector could symbolicate it.
+    static func render(
+        groups: [CrashGroup], crashedIn: [String: String] = [:], eventCounts: [String: Int], sentryEvents: Int
+    ) -> String {
         var html = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>crash-collector</title>
@@ -33,10 +44,11 @@ enum IndexPage {
         if groups.isEmpty {
             html += "<p>No reports yet.</p>\n"
         } else {
-            html += "<table><tr><th>Signature</th><th>App</th><th>Count</th><th>First seen</th><th>Last seen</th>"
-            html += "<th>Versions</th><th>Reports</th></tr>\n"
+            html += "<table><tr><th>Signature</th><th>Crashed in</th><th>App</th><th>Count</th>"
+            html += "<th>First seen</th><th>Last seen</th><th>Versions</th><th>Reports</th></tr>\n"
             for group in groups {
                 html += "<tr><td><code>\(escape(group.signature))</code></td>"
+                html += "<td><code>\(escape(crashedIn[group.signature] ?? ""))</code></td>"
                 html += "<td>\(escape(group.apps.joined(separator: ", ")))</td>"
                 html += "<td>\(group.count)</td>"
                 html += "<td>\(escape(group.firstSeen?.time ?? ""))</td><td>\(escape(group.lastSeen?.time ?? ""))</td>"

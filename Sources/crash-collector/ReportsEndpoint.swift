@@ -60,13 +60,16 @@ extension Collector {
         return .json(200, .array(groups))
     }
 
-    /// `GET /reports/<id>`: the crash log as text, or `?format=json` the report as JSON.
+    /// `GET /reports/<id>`: the crash log as text, symbolicated where this machine has the
+    /// binaries, or `?format=json` the report as JSON (raw addresses, as stored).
     func showReport(id: String, query: [String: String]) -> HTTPResponse {
-        guard let report = reports.report(id: id) else { return Self.error(404, "no report \(Text.oneLine(id))") }
+        let missing = Self.error(404, "no report \(Text.oneLine(id))")
         switch query["format"] ?? "text" {
         case "text":
-            return .text(200, TextRenderer().render(report))
+            guard let view = views.view(id: id, load: { reports.report(id: id) }) else { return missing }
+            return .text(200, view.text)
         case "json":
+            guard let report = reports.report(id: id) else { return missing }
             guard let data = try? JSONRenderer().data(for: report) else {
                 return Self.error(500, "cannot encode the report as JSON")
             }

@@ -1,3 +1,4 @@
+import CrashReport
 import Foundation
 
 /// The Sentry transport: `POST /api/<project>/envelope/`.
@@ -14,28 +15,30 @@ extension Collector {
         case .success(let data): body = data
         case .failure(let failure): return BodyDecoding.response(failure)
         }
-        let envelope: SentryEnvelope
+        let envelope: (header: [String: Any], items: [(header: [String: Any], payload: Data)])
         do {
-            envelope = try SentryEnvelope.parse(body)
+            envelope = try SentryEnvelopeParser.parse(body)
         } catch {
             return sentryError(400, "invalid envelope: \(error)")
         }
-        let headerID = envelope.header["event_id"]?.stringValue
-        if headerID != nil && SentryEnvelope.normalizedEventID(headerID) == nil {
+        guard envelope.items.count <= Self.maxEnvelopeItems else {
+            return sentryError(400, "invalid envelope: more than \(Self.maxEnvelopeItems) items")
+        }
+        let headerID = envelope.header["event_id"].map { $0 as? String ?? "" }
+        if headerID != nil && SentryEventID.normalized(headerID) == nil {
             return sentryError(400, "invalid envelope: event_id in the header is not a UUID")
         }
         var eventIDs: [String] = []
         var toStore: [(Data, String)] = []
-        for (index, item) in envelope.items.enumerated() where item.type == "event" {
+        for (index, item) in envelope.items.enumerated() where item.header["type"] as? String == "event" {
             guard let event = JSON.parse(item.payload)?.objectValue else {
                 return sentryError(400, "invalid envelope: item \(index): the event is not a JSON object")
             }
-            let payloadID = event["event_id"]?.stringValue
-            guard let id = SentryEnvelope.normalizedEventID(payloadID ?? headerID) else {
+            let payloadID = event["event_id"].map { $0.stringValue ?? "" }
+            guard let id = SentryEventID.normalized(payloadID ?? headerID) else {
                 return sentryError(400, "invalid envelope: item \(index): the event has no valid event_id")
             }
-            if let payloadID, let headerID,
-                SentryEnvelope.normalizedEventID(headerID) != SentryEnvelope.normalizedEventID(payloadID)
+            if let payloadID, headerID != nil, SentryEventID.normalized(headerID) != SentryEventID.normalized(payloadID)
             {
                 return sentryError(400, "invalid envelope: item \(index): event_id differs from the envelope's")
             }
@@ -50,9 +53,12 @@ extension Collector {
             Log.error("cannot store a Sentry event: \(error)")
             return sentryError(500, "cannot store the event")
         }
-        let id = eventIDs.first ?? SentryEnvelope.normalizedEventID(headerID)
+        let id = eventIDs.first ?? SentryEventID.normalized(headerID)
         return .json(200, ["id": JSON(id)])
     }
+
+    /// Items in one envelope, at most (Sentry sends a handful).
+    static let maxEnvelopeItems = 1000
 
     /// Sentry answers errors as `{"detail": reason}`.
     private func sentryError(_ status: Int, _ reason: String) -> HTTPResponse {

@@ -71,4 +71,33 @@ import Testing
         #expect(try collector.request("GET", "/api/1/envelope/").status == 405)
         #expect(collector.files(in: "events-sentry", suffix: ".json").isEmpty)
     }
+
+    /// The envelope is read by `SentryEnvelopeParser`; the collector adds its own checks on
+    /// event ids and the number of items.
+    @Test func sharedParserRulesAndTheCollectorsOwnChecks() throws {
+        let collector = try CollectorProcess(["--sentry-key", Self.key])
+        defer { collector.stop() }
+        func post(_ text: String) throws -> RawHTTP.Response {
+            try collector.request("POST", "/api/1/envelope/", headers: [Self.auth(Self.key)], body: Data(text.utf8))
+        }
+        let hex = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        // An item without length runs to the next newline; other item types are accepted and dropped.
+        let accepted = try post(
+            "{}\n{\"type\":\"attachment\",\"length\":3}\na\nb\n{\"type\":\"event\"}\n{\"event_id\":\"\(hex)\"}")
+        #expect(accepted.status == 200)
+        #expect(accepted.json?["id"] as? String == hex)
+        #expect(collector.files(in: "events-sentry", suffix: ".json") == ["\(hex).json"])
+        let refused = [
+            "{}\n{\"type\":\"event\",\"length\":2}\n{}\n\n",  // a blank line where an item header belongs
+            "{\"event_id\":5}\n{\"type\":\"event\"}\n{}\n",  // an event id that is not a string
+            "{}\n{\"type\":\"event\"}\n{\"event_id\":\"../../etc/passwd\"}\n",
+            "{}\n" + String(repeating: "{\"type\":\"session\"}\n{}\n", count: 1001),
+        ]
+        for text in refused {
+            let response = try post(text)
+            #expect(response.status == 400, "\(text.prefix(80))")
+            #expect((response.json?["detail"] as? String)?.hasPrefix("invalid envelope: ") == true)
+        }
+        #expect(collector.files(in: "events-sentry", suffix: ".json") == ["\(hex).json"])
+    }
 }

@@ -7,8 +7,9 @@ import Synchronization
 #endif
 
 /// Crash reports as `DATA/reports/<id>.crash`, exactly the bytes the client sent, plus an
-/// in-memory index of their summaries rebuilt from the files at start.
-final class ReportStore: Sendable {
+/// in-memory index of their summaries rebuilt from the files at start. (Not `CrashReport`'s
+/// `ReportStore`, which is the client's pending/delivered/rejected folders.)
+final class CollectorReportStore: Sendable {
     let directory: String
     private let summaries = Mutex<[String: ReportSummary]>([:])
 

@@ -1,0 +1,34 @@
+import Foundation
+
+/// `X-Sentry-Auth: Sentry sentry_version=7, sentry_key=..., sentry_client=...`. Envelopes
+/// themselves are read with `CrashReport`'s `SentryEnvelopeParser`; the shared module writes
+/// this header (`SentryDSN.authHeader`) but has no reader for it.
+enum SentryAuth {
+    /// The `sentry_key` of the header, or of the `sentry_key` query parameter.
+    static func key(header: String?, query: [String: String]) -> String? {
+        if let header {
+            var text = Substring(header).drop { $0 == " " }
+            if text.lowercased().hasPrefix("sentry ") { text = text.dropFirst("sentry ".count) }
+            for pair in text.split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == "sentry_key" {
+                    return parts[1].trimmingCharacters(in: .whitespaces)
+                }
+            }
+        }
+        return query["sentry_key"]
+    }
+}
+
+/// Sentry event ids.
+enum SentryEventID {
+    /// An event id in Sentry's form: 32 lower-case hex digits (dashes removed), or nil. Taken
+    /// as 32 hex digits or as a hyphenated UUID; it names a file, so nothing else passes.
+    static func normalized(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let hex = text.replacingOccurrences(of: "-", with: "").lowercased()
+        let dashed = text.count == 36 && ReportID.isValid(text)
+        guard hex.count == 32, hex.utf8.allSatisfy(ReportID.isHex), dashed || text.count == 32 else { return nil }
+        return hex
+    }
+}

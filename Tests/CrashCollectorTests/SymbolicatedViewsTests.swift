@@ -1,0 +1,48 @@
+import CrashReport
+import Foundation
+import Synchronization
+import Testing
+
+@testable import crash_collector
+
+/// The symbolicated view the collector serves, and that it is made once per report.
+@Suite struct SymbolicatedViewsTests {
+    @Test func crashedInIsTheInnermostSymbolicatedFrameOfTheExecutable() throws {
+        let report = try ReportDecoding.decode(gzipData: Fixtures.segfault)
+        // Frame 3 is in libc, frames 0-2 in crash-test; frame 0 has no symbol here.
+        let symbolication = Symbolication(
+            symbols: [
+                3: [FrameSymbol(function: "__libc_start_call_main", offset: 121)],
+                1: [
+                    FrameSymbol(function: "inlinedHelper()", inlined: true),
+                    FrameSymbol(function: "CrashKind.perform()", offset: 64),
+                ],
+            ],
+            runtimeFailure: nil, images: [:])
+        let view = SymbolicatedViews.make(report, symbolication: symbolication)
+        #expect(view.crashedIn == "CrashKind.perform()")
+        #expect(view.text == TextRenderer(symbolication: symbolication).render(report))
+        #expect(view.text.contains("CrashKind.perform() + 64"))
+
+        let onlyLibc = Symbolication(symbols: [3: symbolication.symbols[3]!], runtimeFailure: nil, images: [:])
+        #expect(SymbolicatedViews.make(report, symbolication: onlyLibc).crashedIn == "__libc_start_call_main")
+        #expect(
+            SymbolicatedViews.make(report, symbolication: Symbolication(symbols: [:], runtimeFailure: nil, images: [:]))
+                .crashedIn == nil)
+    }
+
+    @Test func aViewIsMadeOncePerReportID() throws {
+        let report = try ReportDecoding.decode(gzipData: Fixtures.segfault)
+        let views = SymbolicatedViews(symbolicator: Symbolicator(homeDirectory: nil))
+        let loads = Mutex(0)
+        let load: () -> CrashReport? = {
+            loads.withLock { $0 += 1 }
+            return report
+        }
+        let first = try #require(views.view(id: report.reportID, load: load))
+        let second = try #require(views.view(id: report.reportID.uppercased(), load: load))
+        #expect(first.text == second.text)
+        #expect(loads.withLock { $0 } == 1)
+        #expect(views.view(id: "00000000-0000-4000-8000-000000000000", load: { nil }) == nil)
+    }
+}
