@@ -5,5 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
 swift build -c release --product crash-test
+swift build -c release --product crash-collector
 swift build -c release --product crash-reporter-benchmarks
 .build/release/crash-reporter-benchmarks "$@"

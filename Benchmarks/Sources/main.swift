@@ -29,3 +29,7 @@ let deep = FileManager.default.temporaryDirectory.appendingPathComponent("bench-
 _ = try CrashBenchmark.crashOnce(
     binary: crashTest, environment: ["SWIFT_BACKTRACE": "enable=no"], kind: "stack-overflow", keep: deep)
 SymbolicationBenchmark.run(reportPath: deep.path).forEach { print($0) }
+print("\n## Collector\n")
+CollectorBenchmark.run(
+    collector: executableDirectory.appendingPathComponent("crash-collector").path, reportPath: report.path
+).forEach { print($0) }
