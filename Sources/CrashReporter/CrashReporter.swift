@@ -48,6 +48,7 @@ public enum CrashReporter {
             }
             try FileSystem.makeDirectory(config.stateDirectory)
             try FileSystem.makeDirectory(config.pendingDirectory)
+            try FileSystem.checkWritable(config.pendingDirectory)
             PendingReports.deleteStaleTemporaryFiles(in: config.pendingDirectory)
             try install(config)
             switch environment["CRASH_REPORTER_TEST_FAULT"] {

@@ -12,4 +12,10 @@ enum FileSystem {
             throw CrashReporterError.cannotCreateDirectory(path: path, errno: errno)
         }
     }
+
+    /// Fails when reports could not be written there (a read-only mount, no permission), so
+    /// that the service learns it at start rather than losing its first crash report.
+    static func checkWritable(_ path: String) throws {
+        if access(path, W_OK) != 0 { throw CrashReporterError.cannotWrite(path: path, errno: errno) }
+    }
 }

@@ -128,4 +128,17 @@ struct EndToEndStorageTests {
         #expect(namespace.names(in: "").isEmpty)
         await namespace.end()
     }
+
+    @Test("a state directory made read-only after its pending/ exists: start() says so instead of losing the next crash")
+    func readOnlyWithPending() async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        let namespace = try await MountNamespace(
+            directory: sandbox.state, options: "size=64k", setup: "mkdir -p \"$0/pending\" && mount -o remount,ro \"$0\"")
+        let run = try await namespace.run([sandbox.binary.path, "run"], environment: sandbox.environment())
+        #expect(run.exitCode == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("crash-test: crash reporting is off: cannot write"), "\(run.stderr)")
+        #expect(namespace.names(in: "pending").isEmpty)
+        await namespace.end()
+    }
 }
