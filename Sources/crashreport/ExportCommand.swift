@@ -7,13 +7,7 @@ enum ExportCommand {
     static func run(
         _ options: ExportOptions, environment: [String: String], output: inout some TextOutputStream
     ) throws -> ExitCode {
-        let url = try Locations.report(options.file, directory: options.directory, environment: environment)
-        let report: CrashReport
-        do {
-            report = try ReportDecoding.decode(file: url)
-        } catch {
-            throw ToolFailure(description: error.message(file: url.path))
-        }
+        let report = try Locations.decodedReport(options.file, directory: options.directory, environment: environment)
         switch options.format {
         case .json:
             output.write(try JSONRenderer().render(report))

@@ -34,6 +34,18 @@ enum Locations {
         throw ToolFailure(description: "no report with id \(target) in \(store.stateDirectory.path)")
     }
 
+    /// The report `target` names (see `report(_:directory:environment:)`), decoded.
+    static func decodedReport(_ target: String, directory: String?, environment: [String: String]) throws(ToolFailure)
+        -> CrashReport
+    {
+        let url = try report(target, directory: directory, environment: environment)
+        do {
+            return try ReportDecoding.decode(file: url)
+        } catch {
+            throw ToolFailure(description: error.message(file: url.path))
+        }
+    }
+
     /// Every report of a state directory with the folder it is in, oldest first.
     static func allReports(in stateDirectory: URL) -> [(status: String, url: URL)] {
         let store = ReportStore(stateDirectory: stateDirectory)

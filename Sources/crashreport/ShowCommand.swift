@@ -6,13 +6,7 @@ enum ShowCommand {
     static func run(
         _ options: ShowOptions, environment: [String: String], output: inout some TextOutputStream
     ) throws -> ExitCode {
-        let url = try Locations.report(options.file, directory: options.directory, environment: environment)
-        let report: CrashReport
-        do {
-            report = try ReportDecoding.decode(file: url)
-        } catch {
-            throw ToolFailure(description: error.message(file: url.path))
-        }
+        let report = try Locations.decodedReport(options.file, directory: options.directory, environment: environment)
         switch options.format {
         case .text:
             let symbolication = options.symbolicate ? Symbolicator().symbolication(of: report) : nil
