@@ -20,7 +20,8 @@ typedef struct scr_pair {
     char value[SCR_VALUE_MAX];
 } scr_pair;
 
-typedef struct scr_slot {
+// Aligned to a cache line so that two producers writing neighbouring slots never share one.
+typedef struct __attribute__((aligned(64))) scr_slot {
     _Atomic uint64_t seq;
     uint64_t timestamp_ms;
     uint8_t level;
@@ -32,6 +33,7 @@ typedef struct scr_slot {
     scr_pair pairs[SCR_MAX_PAIRS];
 } scr_slot;
 
+_Static_assert(sizeof(scr_slot) % 64 == 0, "slots fill whole cache lines");
 _Static_assert(SCR_CATEGORY_MAX < 256 && SCR_MESSAGE_MAX < 256 && SCR_KEY_MAX < 256 && SCR_VALUE_MAX < 256,
                "field lengths are stored in one byte");
 

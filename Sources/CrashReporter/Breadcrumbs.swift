@@ -64,27 +64,33 @@ extension UnsafeBufferPointer<UInt8> {
 }
 
 /// Packs key/value pairs as the C ring expects them (uint16 length + bytes each), on the
-/// stack, scrubbing each value on the way.
+/// stack, scrubbing each value on the way. Each string is cut one byte past its bound, which
+/// is all the C side needs to cut it again on a character boundary; the whole blob stays small
+/// enough (528 bytes) for a stack allocation.
 enum PairBlob {
-    static let capacity = 4 * (2 + 255 + 2 + 255)
+    static let keyBytes = Int(SCR_KEY_MAX) + 1
+    static let valueBytes = Int(SCR_VALUE_MAX) + 1
+    static let capacity = Int(SCR_MAX_PAIRS) * (2 + keyBytes + 2 + valueBytes)
 
     static func withPacked<R>(_ pairs: [(key: String, value: String)], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             var used = 0
             for index in 0..<Swift.min(pairs.count, Int(SCR_MAX_PAIRS)) {
-                append(pairs[index].key, to: buffer, at: &used)
-                append(Scrubber.scrub(pairs[index].value), to: buffer, at: &used)
+                append(pairs[index].key, limit: keyBytes, to: buffer, at: &used)
+                append(Scrubber.scrub(pairs[index].value), limit: valueBytes, to: buffer, at: &used)
             }
             return body(UnsafeBufferPointer(rebasing: buffer[0..<used]))
         }
     }
 
-    /// Appends at most 255 bytes of `string` (the C side cuts further, on a character boundary).
+    /// Appends at most `limit` bytes of `string` (the C side cuts again, on a character boundary).
     @inline(__always)
-    private static func append(_ string: String, to buffer: UnsafeMutableBufferPointer<UInt8>, at used: inout Int) {
+    private static func append(
+        _ string: String, limit: Int, to buffer: UnsafeMutableBufferPointer<UInt8>, at used: inout Int
+    ) {
         var string = string
         string.withUTF8 { bytes in
-            let n = Swift.min(bytes.count, 255)
+            let n = Swift.min(bytes.count, limit)
             buffer[used] = UInt8(truncatingIfNeeded: n)
             buffer[used + 1] = 0
             if n > 0, let source = bytes.baseAddress, let target = buffer.baseAddress {
