@@ -199,7 +199,8 @@ struct DeliveryTests {
         #expect(request["path"] as? String == "/api/42/envelope/")
         #expect(FaultServer.header(request, "Content-Encoding") == "gzip")
         let auth = FaultServer.header(request, "X-Sentry-Auth") ?? ""
-        #expect(auth.hasPrefix("Sentry ") && auth.contains("sentry_key=publickey123") && auth.contains("sentry_version=7"))
+        #expect(
+            auth.hasPrefix("Sentry ") && auth.contains("sentry_key=publickey123") && auth.contains("sentry_version=7"))
         let envelope = try #require(request["envelope"] as? [String: Any])
         let header = try #require(envelope["header"] as? [String: Any])
         #expect(header["event_id"] as? String == id.replacingOccurrences(of: "-", with: ""))

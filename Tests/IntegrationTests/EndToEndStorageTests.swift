@@ -129,12 +129,14 @@ struct EndToEndStorageTests {
         await namespace.end()
     }
 
-    @Test("a state directory made read-only after its pending/ exists: start() says so instead of losing the next crash")
+    @Test(
+        "a state directory made read-only after its pending/ exists: start() says so instead of losing the next crash")
     func readOnlyWithPending() async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
         let namespace = try await MountNamespace(
-            directory: sandbox.state, options: "size=64k", setup: "mkdir -p \"$0/pending\" && mount -o remount,ro \"$0\"")
+            directory: sandbox.state, options: "size=64k",
+            setup: "mkdir -p \"$0/pending\" && mount -o remount,ro \"$0\"")
         let run = try await namespace.run([sandbox.binary.path, "run"], environment: sandbox.environment())
         #expect(run.exitCode == 0, "\(run.stderr)")
         #expect(run.stderr.contains("crash-test: crash reporting is off: cannot write"), "\(run.stderr)")
