@@ -94,6 +94,12 @@ int scr_breadcrumbs_configure(uint32_t capacity) { return scr_ring_setup(capacit
 scr_ring *scr_global_ring(void) { return atomic_load_explicit(&g_global_ring, memory_order_acquire); }
 
 // Async-signal-safe.
+int scr_breadcrumbs_enabled(void) {
+    scr_ring *ring = scr_global_ring();
+    return ring != NULL && ring->slots != NULL && !atomic_load_explicit(&g_capture_disabled, memory_order_relaxed);
+}
+
+// Async-signal-safe.
 size_t scr_ring_reserved_bytes(void) {
     scr_ring *ring = scr_global_ring();
     return ring == NULL ? 0 : ring->mapped;

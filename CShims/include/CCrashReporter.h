@@ -98,6 +98,10 @@ void scr_ring_record(scr_ring *ring, uint8_t level,
 /// Writes `ring` as the handler would (see `scr_breadcrumbs_write_json`). Async-signal-safe.
 long scr_ring_write_json_to(scr_ring *ring, char *buffer, size_t capacity);
 
+/// Whether a breadcrumb recorded now would be kept: the global ring exists, has slots, and
+/// capture is on. Lets callers skip building a breadcrumb's data. Async-signal-safe.
+int scr_breadcrumbs_enabled(void);
+
 /// The global ring, NULL before `scr_install`. Async-signal-safe.
 scr_ring *scr_global_ring(void);
 

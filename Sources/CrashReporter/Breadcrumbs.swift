@@ -10,6 +10,10 @@ public enum BreadcrumbLevel: UInt8, Sendable, CaseIterable {
 /// are kept in memory and written into the report if the process crashes. Nothing is
 /// recorded before `CrashReporter.start` or after the user opts out.
 public enum Breadcrumbs {
+    /// Whether a breadcrumb recorded now would be kept (false before `start`, after an
+    /// opt-out, or with a capacity of 0): a caller can skip building its data. One atomic load.
+    public static var isRecording: Bool { scr_breadcrumbs_enabled() != 0 }
+
     /// Records one breadcrumb. `category` is cut to 31 bytes, `message` to 127; at most four
     /// `data` pairs are kept, keys cut to 31 bytes and values to 95, and every value is
     /// scrubbed of e-mail addresses, IP addresses, card numbers and tokens first.

@@ -40,10 +40,7 @@ public final class Tracker: Sendable {
         var record: @Sendable (_ message: String, _ data: [(key: String, value: String)]) -> Void
 
         static let crashReporter = BreadcrumbSink(
-            isEnabled: {
-                if case .optedOut = CrashReporter.status { return false }
-                return true
-            },
+            isEnabled: { Breadcrumbs.isRecording },
             record: { message, data in Breadcrumbs.record(message, category: "tracking", data: data) }
         )
     }
