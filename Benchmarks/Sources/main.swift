@@ -11,13 +11,13 @@ guard FileManager.default.isExecutableFile(atPath: crashTest) else {
     exit(1)
 }
 
-print("## Breadcrumbs\n")
-BreadcrumbBenchmark.run().forEach { print($0) }
-if arguments.contains("--breadcrumbs-only") { exit(0) }
 if arguments.contains("--tracking-only") {
     TrackingBenchmark.run().forEach { print($0) }
     exit(0)
 }
+print("## Breadcrumbs\n")
+BreadcrumbBenchmark.run().forEach { print($0) }
+if arguments.contains("--breadcrumbs-only") { exit(0) }
 print("\n## Tracking\n")
 TrackingBenchmark.run().forEach { print($0) }
 print("\n## Crash: fault to waitpid\n")

@@ -45,10 +45,8 @@ public enum Breadcrumbs {
         _ message: String, _ category: String, _ level: BreadcrumbLevel, _ data: [(key: String, value: String)],
         _ body: (UInt8, UnsafePointer<CChar>?, Int, UnsafePointer<CChar>?, Int, UnsafePointer<UInt8>?, Int) -> Void
     ) {
-        var category = category
-        var message = message
-        category.withUTF8 { c in
-            message.withUTF8 { m in
+        withBytes(category) { c in
+            withBytes(message) { m in
                 if data.isEmpty {
                     body(level.rawValue, c.cString, c.count, m.cString, m.count, nil, 0)
                 } else {
@@ -57,6 +55,16 @@ public enum Breadcrumbs {
                     }
                 }
             }
+        }
+    }
+
+    /// The string's UTF-8 bytes without copying when it is stored contiguously (literals and
+    /// native strings: the common case), else from a contiguous copy.
+    @inline(__always)
+    static func withBytes(_ string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if string.utf8.withContiguousStorageIfAvailable(body) == nil {
+            var copy = string
+            copy.withUTF8(body)
         }
     }
 }
@@ -92,8 +100,7 @@ enum PairBlob {
     private static func append(
         _ string: String, limit: Int, to buffer: UnsafeMutableBufferPointer<UInt8>, at used: inout Int
     ) {
-        var string = string
-        string.withUTF8 { bytes in
+        Breadcrumbs.withBytes(string) { bytes in
             let n = Swift.min(bytes.count, limit)
             buffer[used] = UInt8(truncatingIfNeeded: n)
             buffer[used + 1] = 0
