@@ -26,6 +26,10 @@ public final class Tracker: Sendable {
     public let stateDirectory: String?
     private let providers: [any AnalyticsProvider]
     private let state: Mutex<State>
+    /// Mirrors `state.consent == .granted` so that `track` skips the lock while analytics is
+    /// off (the common case). Written under the lock; the lock is taken, and consent checked
+    /// again, before anything reaches a provider.
+    private let granted = Atomic<Bool>(false)
     private let breadcrumbs: BreadcrumbSink
 
     private struct State {
@@ -68,6 +72,7 @@ public final class Tracker: Sendable {
             AnalyticsDirectory.purge(stateDirectory)
         }
         self.state = Mutex(State(consent: record.consent, epoch: record.epoch, installID: installID))
+        granted.store(record.consent == .granted, ordering: .releasing)
         for provider in providers {
             provider.consentChanged(to: record.consent, epoch: record.epoch, farewell: nil)
         }
@@ -103,7 +108,8 @@ public final class Tracker: Sendable {
 
     /// The install id and epoch when consent is granted, making the id with the first event.
     private func analyticsStamp() -> (installID: String, epoch: UInt64)? {
-        state.withLock { state -> (String, UInt64)? in
+        guard granted.load(ordering: .acquiring) else { return nil }
+        return state.withLock { state -> (String, UInt64)? in
             guard state.consent == .granted, let stateDirectory else { return nil }
             if let id = state.installID { return (id, state.epoch) }
             do {
@@ -158,6 +164,7 @@ public final class Tracker: Sendable {
                 try ConsentFile.write(.init(consent: .granted, epoch: epoch), stateDirectory: stateDirectory)
                 state.consent = .granted
                 state.epoch = epoch
+                self.granted.store(true, ordering: .releasing)
                 for provider in providers { provider.consentChanged(to: .granted, epoch: epoch, farewell: nil) }
                 return true
             }
@@ -174,6 +181,7 @@ public final class Tracker: Sendable {
             try ConsentFile.write(.init(consent: .denied, epoch: state.epoch), stateDirectory: stateDirectory)
             state.consent = .denied
             state.installID = nil
+            self.granted.store(false, ordering: .releasing)
             for provider in providers {
                 provider.consentChanged(to: .denied, epoch: state.epoch, farewell: farewell)
             }
