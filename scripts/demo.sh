@@ -4,7 +4,11 @@
 #   2. start the local collector;
 #   3. crash the service (`crash-test crash KIND`), which leaves a compressed report;
 #   4. relaunch it (`crash-test run`): at start it delivers the report to the collector;
-#   5. print the symbolicated report and the URL of the collector's page.
+#   5. print the symbolicated report;
+#   6. show the two consent regimes: analytics events reach the collector only after
+#      `consent analytics grant` (and the opt-out event after `deny`), and a crash-reporting
+#      opt-out leaves no report;
+#   7. print the URL of the collector's page.
 # Usage: scripts/demo.sh [KIND]   (default: index-out-of-range; `crash-test kinds` lists them).
 # Installs missing system packages first. The collector keeps running for you to browse;
 # the script prints how to stop it.
@@ -26,7 +30,8 @@ export CRASH_REPORTER_DIR="$demo/state"
 export SWIFT_BACKTRACE=enable=no   # the demo shows our report; Swift's own backtracer would print too
 
 echo "==> Starting the collector"
-"$bin/crash-collector" --port "${DEMO_PORT:-0}" --data "$demo/collector" > "$demo/collector.log" 2>&1 &
+"$bin/crash-collector" --port "${DEMO_PORT:-0}" --data "$demo/collector" --events-write-key demo-key \
+    > "$demo/collector.log" 2>&1 &
 collector=$!
 for _ in $(seq 1 100); do
     grep -q "listening on" "$demo/collector.log" 2>/dev/null && break
@@ -60,6 +65,25 @@ echo
 echo
 echo "==> crashreport list"
 "$bin/crashreport" list "$CRASH_REPORTER_DIR"
+echo
+echo "==> Two consent regimes: product analytics are opt-in"
+export EVENTS_API_URL="$url/v1" EVENTS_WRITE_KEY=demo-key CRASH_TEST_FLUSH_SECONDS=1
+"$bin/crash-test" run > /dev/null
+echo "    analytics unknown: events at the collector: $(curl -s "$url/api/events" 2>/dev/null || echo '?')"
+"$bin/crash-test" consent analytics grant
+"$bin/crash-test" run > /dev/null
+echo "    after grant:       events at the collector: $(curl -s "$url/api/events" 2>/dev/null || echo '?')"
+"$bin/crash-test" consent analytics deny
+echo "    after deny:        events at the collector: $(curl -s "$url/api/events" 2>/dev/null || echo '?')"
+echo "    state directory now: $(cd "$CRASH_REPORTER_DIR" && ls | tr '\n' ' ')"
+echo "==> Crash reporting is opt-out"
+"$bin/crash-test" consent crash-reporting off
+set +e
+"$bin/crash-test" crash segfault 2> /dev/null
+set -e
+echo "    after opting out, a crash leaves $(ls "$CRASH_REPORTER_DIR"/pending/*.crash 2>/dev/null | wc -l) pending report(s)"
+"$bin/crash-test" consent crash-reporting on > /dev/null
+
 echo
 echo "The collector's page: $url/   (this report: $url/reports/$id)"
 echo "Stop the collector with: kill $collector"
