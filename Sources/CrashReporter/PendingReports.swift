@@ -10,10 +10,11 @@ public enum PendingReports {
         return paths.sorted { modificationTime($0) < modificationTime($1) }
     }
 
-    /// Deletes every report and leftover temporary file in the directory.
+    /// Deletes every report, its retry state and leftover temporary files in the directory.
     static func deleteAll(in pendingDirectory: String) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: pendingDirectory)) ?? []
-        for name in names where name.hasSuffix(".crash") || name.hasSuffix(".crash.tmp") {
+        for name in names where name.hasSuffix(".crash") || name.hasSuffix(".crash.tmp") || name.hasSuffix(".delivery")
+        {
             unlink(pendingDirectory + "/" + name)
         }
     }

@@ -34,6 +34,7 @@ struct StateDirectoryTests {
         try FileManager.default.createDirectory(atPath: dir + "/pending", withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: dir + "/pending/a.crash", contents: Data([1])))
         #expect(FileManager.default.createFile(atPath: dir + "/pending/b.crash.tmp", contents: Data([1])))
+        #expect(FileManager.default.createFile(atPath: dir + "/pending/a.delivery", contents: Data([1])))
         try CrashReportingConsent.set(enabled: false, stateDirectory: dir)
         #expect(CrashReportingConsent.storedChoice(stateDirectory: dir) == false)
         #expect(!CrashReportingConsent.isEnabled(stateDirectory: dir, environment: [:]))
