@@ -1,10 +1,45 @@
 import Foundation
 
-/// One queued event: its id, the consent epoch it was made in, and its encoded JSON.
+/// One queued event: its id, the consent epoch it was made in, and its encoded JSON, kept
+/// as the line the queue file holds (`<epoch> <event_id> <json>\n`), so that tracking an
+/// event encodes it once, into the bytes it writes.
 struct QueuedEvent: Sendable, Equatable {
-    var id: UUID
-    var epoch: UInt64
-    var json: [UInt8]
+    let id: UUID
+    let epoch: UInt64
+    /// The file's line for the event, newline included.
+    let line: [UInt8]
+    /// Where the JSON starts in `line`.
+    private let jsonStart: Int
+
+    /// The event's JSON (a copy; only sending needs it).
+    var json: [UInt8] { Array(line[jsonStart..<(line.count - 1)]) }
+    var jsonCount: Int { line.count - 1 - jsonStart }
+
+    init(id: UUID, epoch: UInt64, json: [UInt8]) {
+        var out = JSONWriter(capacity: json.count + 64)
+        Self.appendPrefix(epoch: epoch, id: id, to: &out)
+        let jsonStart = out.bytes.count
+        out.bytes.append(contentsOf: json)
+        out.byte(UInt8(ascii: "\n"))
+        self.init(id: id, epoch: epoch, line: out.bytes, jsonStart: jsonStart)
+    }
+
+    /// An event whose line is already made: `<epoch> <id> ` up to `jsonStart`, then the JSON
+    /// and a newline.
+    init(id: UUID, epoch: UInt64, line: [UInt8], jsonStart: Int) {
+        self.id = id
+        self.epoch = epoch
+        self.line = line
+        self.jsonStart = jsonStart
+    }
+
+    /// `<epoch> <event_id> `.
+    static func appendPrefix(epoch: UInt64, id: UUID, to out: inout JSONWriter) {
+        out.unsigned(epoch)
+        out.byte(UInt8(ascii: " "))
+        out.appendHex(id)
+        out.byte(UInt8(ascii: " "))
+    }
 }
 
 /// The events waiting to be sent, on disk and in memory.
@@ -58,9 +93,7 @@ struct EventQueue {
 
     /// Appends one event: one line, one write.
     mutating func append(_ event: QueuedEvent) throws {
-        var line = JSONWriter(capacity: event.json.count + 64)
-        Self.appendLine(event, to: &line)
-        try writeAll(line.bytes)
+        try writeAll(event.line)
         linesInFile += 1
         storage.append(event)
         if count > capacity {
@@ -138,16 +171,6 @@ struct EventQueue {
         }
     }
 
-    /// `<epoch> <event_id> <json>\n`.
-    static func appendLine(_ event: QueuedEvent, to out: inout JSONWriter) {
-        out.bytes.append(contentsOf: String(event.epoch).utf8)
-        out.byte(UInt8(ascii: " "))
-        out.appendHex(event.id)
-        out.byte(UInt8(ascii: " "))
-        out.bytes.append(contentsOf: event.json)
-        out.byte(UInt8(ascii: "\n"))
-    }
-
     static func parse(_ line: UnsafeBufferPointer<UInt8>) -> QueuedEvent? {
         guard let firstSpace = line.firstIndex(of: UInt8(ascii: " ")), firstSpace > 0,
             line.count > firstSpace + 38, line[firstSpace + 37] == UInt8(ascii: " ")
@@ -194,9 +217,10 @@ struct EventQueue {
     /// Writes the events in memory as the whole file (temporary file, then rename).
     private mutating func rewrite(reopen: Bool = true) throws {
         compact()
-        var data = JSONWriter(capacity: storage.reduce(0) { $0 + $1.json.count + 64 })
-        for event in storage { Self.appendLine(event, to: &data) }
-        try Files.writeAtomically(Data(data.bytes), to: path)
+        var data = [UInt8]()
+        data.reserveCapacity(storage.reduce(0) { $0 + $1.line.count })
+        for event in storage { data.append(contentsOf: event.line) }
+        try Files.writeAtomically(Data(data), to: path)
         linesInFile = events.count
         if reopen { try openForAppend() }
     }

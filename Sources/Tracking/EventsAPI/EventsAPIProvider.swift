@@ -70,25 +70,26 @@ public final class EventsAPIProvider: AnalyticsProvider {
     // MARK: AnalyticsProvider
 
     public func receive(_ event: AnalyticsEvent) {
-        guard let json = WireFormat.encode(event, context: options.context) else {
+        // Encoded once, outside the lock, into the line the queue writes.
+        guard let queued = WireFormat.queuedEvent(event, context: options.context) else {
             Diagnostics.report("dropped \(event.name): over 8 KB even without properties")
             return
         }
-        let now = self.now()
         let flushNow = core.withLock { core -> Bool in
             guard core.consent == .granted, event.consentEpoch == core.epoch else { return false }
             do {
                 if core.queue == nil {
                     core.queue = try EventQueue(path: queuePath, capacity: options.maxQueued, create: true)
                 }
-                try core.queue!.append(QueuedEvent(id: event.id, epoch: event.consentEpoch, json: json))
+                try core.queue!.append(queued)
             } catch {
                 Diagnostics.report("cannot queue \(event.name): \(error)")
                 return false
             }
             startTimerIfNeeded(&core)
+            // The clock is read only when the other conditions hold.
             guard core.queue!.count >= options.flushAt, !core.sizeFlushPending, options.endpoint != nil,
-                options.writeKey != nil, core.machine.canSend(at: now)
+                options.writeKey != nil, core.machine.canSend(at: now())
             else { return false }
             core.sizeFlushPending = true
             return true
@@ -176,12 +177,12 @@ public final class EventsAPIProvider: AnalyticsProvider {
             var events: [[UInt8]] = []
             var bytes = WireFormat.batchOverhead
             for event in queue.events where event.epoch == core.epoch {
-                if events.count == core.machine.batchSize || bytes + event.json.count + 1 > WireFormat.maxBodyBytes {
+                if events.count == core.machine.batchSize || bytes + event.jsonCount + 1 > WireFormat.maxBodyBytes {
                     break
                 }
                 ids.insert(event.id)
                 events.append(event.json)
-                bytes += event.json.count + 1
+                bytes += event.jsonCount + 1
             }
             if events.isEmpty {
                 _ = core.machine.finish(.status(200, retryAfter: nil), batchCount: 0, at: started)

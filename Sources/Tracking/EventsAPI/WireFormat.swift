@@ -14,43 +14,88 @@ enum WireFormat {
     /// 1,024 characters are left out; when the event would pass 8 KB, properties are left out
     /// from the last key backwards until it fits.
     static func encode(_ event: AnalyticsEvent, context: [UInt8]) -> [UInt8]? {
+        var out = JSONWriter(capacity: 256 + context.count)
+        guard encode(event, context: context, into: &out) else { return nil }
+        return out.bytes
+    }
+
+    /// The event as its queue line (`<epoch> <event_id> <json>\n`), encoded once into the
+    /// bytes the queue writes; nil as for `encode(_:context:)`.
+    static func queuedEvent(_ event: AnalyticsEvent, context: [UInt8]) -> QueuedEvent? {
+        var out = JSONWriter(capacity: 320 + context.count)
+        QueuedEvent.appendPrefix(epoch: event.consentEpoch, id: event.id, to: &out)
+        let jsonStart = out.bytes.count
+        guard encode(event, context: context, into: &out) else { return nil }
+        out.byte(UInt8(ascii: "\n"))
+        return QueuedEvent(id: event.id, epoch: event.consentEpoch, line: out.bytes, jsonStart: jsonStart)
+    }
+
+    /// Appends the event's JSON to `out`; false, with `out` as it was, when it does not fit.
+    static func encode(_ event: AnalyticsEvent, context: [UInt8], into out: inout JSONWriter) -> Bool {
+        let start = out.bytes.count
+        // The common event has at most one property: no array to sort it in.
+        if event.parameters.count <= 1 {
+            if let (key, value) = event.parameters.first, isSendable(key: key, value: value) {
+                encodeObject(event, CollectionOfOne((key: key, value: value)), context: context, into: &out)
+                if out.bytes.count - start <= maxEventBytes { return true }
+                out.bytes.removeSubrange(start...)
+            }
+            encodeObject(event, EmptyCollection(), context: context, into: &out)
+            if out.bytes.count - start <= maxEventBytes { return true }
+            out.bytes.removeSubrange(start...)
+            return false
+        }
         var properties: [(key: String, value: TrackingValue)] = []
         properties.reserveCapacity(event.parameters.count)
-        for (key, value) in event.parameters where !key.isEmpty && Self.characterCount(key, atMost: maxKeyLength) {
-            if case .string(let s) = value, !Self.characterCount(s, atMost: maxStringValueLength) { continue }
+        for (key, value) in event.parameters where isSendable(key: key, value: value) {
             properties.append((key, value))
         }
         if properties.count > 1 { properties.sort { $0.key < $1.key } }
         if properties.count > maxProperties { properties.removeLast(properties.count - maxProperties) }
         while true {
-            var out = JSONWriter()
-            out.raw("{\"event_id\":")
-            out.uuid(event.id)
-            out.raw(",\"name\":")
-            out.string(event.name)
-            out.raw(",\"anonymous_id\":")
-            out.string(event.installID)
-            out.raw(",\"occurred_at\":")
-            out.timestamp(event.occurredAt)
-            out.raw(",\"properties\":{")
-            var first = true
-            for (key, value) in properties {
-                if !first { out.byte(UInt8(ascii: ",")) }
-                first = false
-                out.string(key)
-                out.byte(UInt8(ascii: ":"))
-                out.value(value)
-            }
-            out.raw("}")
-            if !context.isEmpty {
-                out.raw(",\"context\":")
-                out.bytes.append(contentsOf: context)
-            }
-            out.raw("}")
-            if out.bytes.count <= maxEventBytes { return out.bytes }
-            if properties.isEmpty { return nil }
+            encodeObject(event, properties, context: context, into: &out)
+            if out.bytes.count - start <= maxEventBytes { return true }
+            out.bytes.removeSubrange(start...)
+            if properties.isEmpty { return false }
             properties.removeLast()
         }
+    }
+
+    /// Keys of 1–64 characters, strings of at most 1,024.
+    @inline(__always)
+    private static func isSendable(key: String, value: TrackingValue) -> Bool {
+        guard !key.isEmpty, characterCount(key, atMost: maxKeyLength) else { return false }
+        if case .string(let s) = value, !characterCount(s, atMost: maxStringValueLength) { return false }
+        return true
+    }
+
+    private static func encodeObject(
+        _ event: AnalyticsEvent, _ properties: some Sequence<(key: String, value: TrackingValue)>,
+        context: [UInt8], into out: inout JSONWriter
+    ) {
+        out.raw("{\"event_id\":")
+        out.uuid(event.id)
+        out.raw(",\"name\":")
+        out.string(event.name)
+        out.raw(",\"anonymous_id\":")
+        out.string(event.installID)
+        out.raw(",\"occurred_at\":")
+        out.timestamp(event.occurredAt)
+        out.raw(",\"properties\":{")
+        var first = true
+        for (key, value) in properties {
+            if !first { out.byte(UInt8(ascii: ",")) }
+            first = false
+            out.string(key)
+            out.byte(UInt8(ascii: ":"))
+            out.value(value)
+        }
+        out.raw("}")
+        if !context.isEmpty {
+            out.raw(",\"context\":")
+            out.bytes.append(contentsOf: context)
+        }
+        out.raw("}")
     }
 
     /// Whether `s` has at most `limit` characters, without counting them when its UTF-8 length
@@ -107,6 +152,21 @@ struct JSONWriter {
     }
 
     mutating func byte(_ b: UInt8) { bytes.append(b) }
+
+    /// A decimal number, without making a String.
+    mutating func unsigned(_ value: UInt64) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var v = value
+            var i = buffer.count
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v % 10)
+                v /= 10
+            } while v > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[i...]))
+        }
+    }
 
     mutating func string(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
