@@ -205,24 +205,31 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// The 36 lowercase characters of a UUID, written in one append.
+    /// The 36 lowercase characters of a UUID, written in one append: two characters per byte
+    /// from a table, without a branch per nibble.
     mutating func appendHex(_ id: UUID) {
         var text: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)  // 40 bytes of room
         withUnsafeMutableBytes(of: &text) { out in
             withUnsafeBytes(of: id.uuid) { raw in
-                var o = 0
-                for i in 0..<16 {
-                    if i == 4 || i == 6 || i == 8 || i == 10 {
-                        out[o] = UInt8(ascii: "-")
-                        o += 1
+                Self.hexPairs.withUnsafeBufferPointer { pairs in
+                    var o = 0
+                    for i in 0..<16 {
+                        if i == 4 || i == 6 || i == 8 || i == 10 {
+                            out[o] = UInt8(ascii: "-")
+                            o += 1
+                        }
+                        out.storeBytes(of: pairs[Int(raw[i])], toByteOffset: o, as: (UInt8, UInt8).self)
+                        o += 2
                     }
-                    out[o] = Self.hexDigit(raw[i] >> 4)
-                    out[o + 1] = Self.hexDigit(raw[i] & 0xF)
-                    o += 2
                 }
-                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: out[0..<36]))
             }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: out[0..<36]))
         }
+    }
+
+    /// The two lowercase hex characters of each byte value.
+    private static let hexPairs: [(UInt8, UInt8)] = (0...255).map {
+        (hexDigit(UInt8($0) >> 4), hexDigit(UInt8($0) & 0xF))
     }
 
     @inline(__always)
