@@ -55,8 +55,28 @@ struct QueuedEvent: Sendable, Equatable {
 /// fatal, and the file is rewritten without them so new lines never follow a torn one. At
 /// most `capacity` events are kept, the oldest dropped first.
 ///
+/// Group commit (`groupCommit`, off unless the owner turns it on): the first
+/// `syncWritesPerWindow` appends in each `window` are written at once as above; appends past
+/// that (a burst) wait in memory, in order, until the owner calls `writePending()`, which
+/// writes them all with one `write(2)`. Once lines wait, later appends wait behind them, so the
+/// file keeps the order of tracking. A rewrite writes every event, waiting ones included;
+/// `close()` drops lines still waiting (the owner writes them first when it wants them).
+///
 /// Not thread-safe: the provider uses it under its lock.
 struct EventQueue {
+    /// Appends written at once per window before group commit holds them back.
+    static let syncWritesPerWindow = 8
+    static let window: UInt64 = 10_000_000  // ns
+
+    var groupCommit = false
+    /// Lines appended but not yet written (group commit), oldest first.
+    private var pending: [UInt8] = []
+    private var pendingLines = 0
+    private var windowStart: UInt64 = 0
+    private var windowWrites = 0
+    /// Whether lines wait for `writePending()`.
+    var hasPending: Bool { pendingLines > 0 }
+
     let path: String
     let capacity: Int
     /// Oldest first from `head`; slots before `head` are dropped events not yet compacted
@@ -93,8 +113,13 @@ struct EventQueue {
 
     /// Appends one event: one line, one write.
     mutating func append(_ event: QueuedEvent) throws {
-        try writeAll(event.line)
-        linesInFile += 1
+        if groupCommit && (pendingLines > 0 || !claimSyncWrite()) {
+            pending.append(contentsOf: event.line)
+            pendingLines += 1
+        } else {
+            try writeAll(event.line)
+            linesInFile += 1
+        }
         storage.append(event)
         if count > capacity {
             head += count - capacity
@@ -106,6 +131,36 @@ struct EventQueue {
         if linesInFile > 2 * capacity {
             try rewrite()
         }
+    }
+
+    /// Writes the lines waiting in memory with one `write(2)`.
+    mutating func writePending() throws {
+        guard pendingLines > 0 else { return }
+        defer {
+            // Also after a failed write, which may have written part: trying again would
+            // duplicate lines. The events stay in memory and the next rewrite stores them.
+            pending.removeAll(keepingCapacity: pending.count <= 64 * 1024)
+            pendingLines = 0
+        }
+        try writeAll(pending)
+        linesInFile += pendingLines
+        if linesInFile > 2 * capacity {
+            try rewrite()
+        }
+    }
+
+    /// Whether this append may still be written at once in the current window.
+    private mutating func claimSyncWrite() -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &now)
+        let nanos = UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+        if nanos &- windowStart >= Self.window {
+            windowStart = nanos
+            windowWrites = 0
+        }
+        guard windowWrites < Self.syncWritesPerWindow else { return false }
+        windowWrites += 1
+        return true
     }
 
     /// Removes the events with these ids and rewrites the file.
@@ -124,10 +179,12 @@ struct EventQueue {
         if count != before { try rewrite() }
     }
 
-    /// Closes the descriptor (the file stays).
+    /// Closes the descriptor (the file stays) and drops lines still waiting in memory.
     mutating func close() {
         if fd >= 0 { _ = Glibc.close(fd) }
         fd = -1
+        pending = []
+        pendingLines = 0
     }
 
     // MARK: Private
@@ -188,7 +245,7 @@ struct EventQueue {
     }
 
     private mutating func openForAppend() throws {
-        close()
+        if fd >= 0 { _ = Glibc.close(fd) }
         fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         if fd < 0 { throw Files.Failure(path: path, code: errno) }
     }
@@ -221,6 +278,9 @@ struct EventQueue {
         data.reserveCapacity(storage.reduce(0) { $0 + $1.line.count })
         for event in storage { data.append(contentsOf: event.line) }
         try Files.writeAtomically(Data(data), to: path)
+        // Every event is in the file now, those that waited in memory too.
+        pending.removeAll(keepingCapacity: true)
+        pendingLines = 0
         linesInFile = events.count
         if reopen { try openForAppend() }
     }
