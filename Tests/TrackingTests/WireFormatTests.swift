@@ -176,6 +176,13 @@ struct TimestampTests {
         #expect(Timestamp.iso8601(Date(timeIntervalSince1970: pair.0)) == pair.1)
     }
 
+    @Test("the cached day agrees with the calendar arithmetic, on repeats and alternations")
+    func cachedDay() {
+        for days in [0, 1, 59, 60, 11_016, 19_782, 19_782, 20_000, 19_782, 20_000, 20_000, 146_096, -1, -1, 7, 7] {
+            #expect(Timestamp.cachedCivil(fromDays: days) == Timestamp.civil(fromDays: days), "day \(days)")
+        }
+    }
+
     @Test("agrees with gmtime over many instants")
     func matchesGmtime() {
         var generator = SystemRandomNumberGenerator()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The events API's JSON (seed 002 §4), written by hand: one event is encoded on the thread
 /// that tracks it, so it has to cost about a microsecond, not a JSONEncoder.
@@ -280,7 +281,7 @@ enum Timestamp {
             millisOfDay += 86_400_000
             days -= 1
         }
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = cachedCivil(fromDays: days)
         let seconds = millisOfDay / 1000
         var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &text) { buffer in
@@ -307,6 +308,24 @@ enum Timestamp {
             buffer[23] = UInt8(ascii: "Z")
             out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<24]))
         }
+    }
+
+    /// The last day converted, `days << 32 | year << 16 | month << 8 | day` (days 0 ..< 2^31,
+    /// years 0 ..< 65,536), or all ones: events of one day share the calendar arithmetic.
+    private static let lastDay = Atomic<UInt64>(.max)
+
+    static func cachedCivil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        guard days >= 0, days < 1 << 31 else { return civil(fromDays: days) }
+        let cached = lastDay.load(ordering: .relaxed)
+        if cached != .max, cached >> 32 == UInt64(days) {
+            return (Int(cached >> 16 & 0xFFFF), Int(cached >> 8 & 0xFF), Int(cached & 0xFF))
+        }
+        let (year, month, day) = civil(fromDays: days)
+        if year >= 0, year < 1 << 16 {
+            lastDay.store(
+                UInt64(days) << 32 | UInt64(year) << 16 | UInt64(month) << 8 | UInt64(day), ordering: .relaxed)
+        }
+        return (year, month, day)
     }
 
     /// Year, month and day of the proleptic Gregorian calendar for days since 1970-01-01
