@@ -19,6 +19,8 @@ public enum EventName {
 
     /// Nil for a valid name, else why it is refused. One pass over the UTF-8 bytes.
     public static func problem(_ name: String) -> Problem? {
+        // Literals and native strings: a plain loop over contiguous bytes, no iterator.
+        if let valid = name.utf8.withContiguousStorageIfAvailable(allNameBytes), valid { return nil }
         var count = 0
         var allValid = true
         var startsWithDollar = false
@@ -38,6 +40,21 @@ public enum EventName {
             return restValid && count >= 2 ? .reserved : .invalid
         }
         return allValid ? nil : .invalid
+    }
+
+    /// Whether `bytes` is a valid name: 1–64 bytes, each a name byte (so no `$`). Without a
+    /// branch per byte: digits, letters and `_` alternate unpredictably in real names.
+    private static func allNameBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 1, bytes.count <= maxLength else { return false }
+        var bad: UInt8 = 0
+        for byte in bytes {
+            let letter: UInt8 = (byte | 0x20) &- UInt8(ascii: "a") < 26 ? 1 : 0
+            let digitOrColon: UInt8 = byte &- UInt8(ascii: "0") < 11 ? 1 : 0  // `0`–`9`, `:`
+            let dashOrDot: UInt8 = byte &- UInt8(ascii: "-") < 2 ? 1 : 0  // `-`, `.`
+            let underscore: UInt8 = byte == UInt8(ascii: "_") ? 1 : 0
+            bad |= 1 ^ (letter | digitOrColon | dashOrDot | underscore)
+        }
+        return bad == 0
     }
 
     @inline(__always)

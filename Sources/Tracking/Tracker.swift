@@ -42,10 +42,14 @@ public final class Tracker: Sendable {
     struct BreadcrumbSink: Sendable {
         var isEnabled: @Sendable () -> Bool
         var record: @Sendable (_ message: String, _ data: [(key: String, value: String)]) -> Void
+        /// The crash reporter's ring: `track` packs the pairs on the stack (`RingBreadcrumb`)
+        /// instead of calling the closures with an array.
+        var isCrashReporterRing = false
 
         static let crashReporter = BreadcrumbSink(
             isEnabled: { Breadcrumbs.isRecording },
-            record: { message, data in Breadcrumbs.record(message, category: "tracking", data: data) }
+            record: { message, data in Breadcrumbs.record(message, category: "tracking", data: data) },
+            isCrashReporterRing: true
         )
     }
 
@@ -89,14 +93,21 @@ public final class Tracker: Sendable {
     /// parameters, the first four by key), and with analytics consent an `AnalyticsEvent` to each
     /// provider. An event whose name breaks `EventName`'s rule is dropped (a diagnostic in debug
     /// builds). Callable from any thread or task; it never waits on the network.
+    @inlinable
     public func track(_ event: some TrackingEvent) {
-        let name = event.signalName
+        track(name: event.signalName, parameters: event.parameters)
+    }
+
+    /// `track(_:)` after the generic part, which is inlined into the caller.
+    @usableFromInline
+    func track(name: String, parameters: [String: TrackingValue]) {
         if let problem = EventName.problem(name) {
             Diagnostics.report("dropped event with \(problem.rawValue): \(Scrubber.scrub(name, maxBytes: 80))")
             return
         }
-        let parameters = event.parameters
-        if breadcrumbs.isEnabled() {
+        if breadcrumbs.isCrashReporterRing {
+            if RingBreadcrumb.isEnabled { RingBreadcrumb.record(name, parameters) }
+        } else if breadcrumbs.isEnabled() {
             breadcrumbs.record(name, Self.breadcrumbData(parameters))
         }
         guard !providers.isEmpty, let stamp = analyticsStamp() else { return }

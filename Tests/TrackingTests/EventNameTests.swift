@@ -32,4 +32,15 @@ struct EventNameTests {
     func reservedTooLong() {
         #expect(EventName.problem("$" + String(repeating: "y", count: 64)) == .invalid)
     }
+
+    @Test("the branch-free check of native strings agrees with the byte rule for every byte")
+    func everyByte() {
+        for byte in UInt8.min...UInt8.max {
+            for bytes in [[byte], [UInt8(ascii: "a"), byte, UInt8(ascii: "z")]] {
+                let name = String(decoding: bytes, as: UTF8.self)
+                let expected = name.utf8.count <= EventName.maxLength && name.utf8.allSatisfy(EventName.isNameByte)
+                #expect((EventName.problem(name) == nil) == expected, "byte \(byte)")
+            }
+        }
+    }
 }

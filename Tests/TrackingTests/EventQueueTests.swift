@@ -132,6 +132,51 @@ struct EventQueueTests {
     }
 }
 
+@Suite("Event queue group commit")
+struct EventQueueGroupCommitTests {
+    let dir = TempDirectory()
+    var path: String { dir.path + "/analytics/events.queue" }
+
+    func lines() -> [Substring] {
+        (dir.contents("analytics/events.queue") ?? "").split(separator: "\n", omittingEmptySubsequences: true)
+    }
+
+    @Test("a burst past the first appends waits in memory, in order, and is written in one go")
+    func burst() throws {
+        var queue = try #require(try EventQueue(path: path, capacity: 1000, create: true))
+        queue.groupCommit = true
+        let events = (0..<100).map { QueuedEvent(id: UUID(), epoch: 1, json: Array(#"{"n":\#($0)}"#.utf8)) }
+        for e in events { try queue.append(e) }
+        // However slow the machine, the first appends of a window go to the file at once.
+        #expect(lines().count >= 1 && lines().count < 100)
+        #expect(queue.hasPending)
+        #expect(Array(queue.events) == events)
+        try queue.writePending()
+        #expect(!queue.hasPending)
+        #expect(lines().count == 100)
+        queue.close()
+        let reopened = try #require(try EventQueue(path: path, capacity: 1000, create: false))
+        #expect(Array(reopened.events) == events)
+    }
+
+    @Test("a rewrite takes the waiting lines along; close drops them")
+    func rewriteAndClose() throws {
+        var queue = try #require(try EventQueue(path: path, capacity: 1000, create: true))
+        queue.groupCommit = true
+        let events = (0..<50).map { QueuedEvent(id: UUID(), epoch: 1, json: Array(#"{"n":\#($0)}"#.utf8)) }
+        for e in events { try queue.append(e) }
+        try queue.remove(ids: [events[0].id])
+        #expect(!queue.hasPending)
+        #expect(lines().count == 49)
+        for n in 0..<50 { try queue.append(QueuedEvent(id: UUID(), epoch: 1, json: Array(#"{"m":\#(n)}"#.utf8))) }
+        #expect(queue.hasPending)
+        queue.close()
+        let reopened = try #require(try EventQueue(path: path, capacity: 1000, create: false))
+        #expect(reopened.count < 99)
+        #expect(Array(reopened.events.prefix(49)) == Array(events.dropFirst()))
+    }
+}
+
 @Suite("Event queue in a killed process")
 struct EventQueueKillTests {
     @Test("a process killed with SIGKILL while appending and compacting leaves a queue that reopens")

@@ -336,6 +336,38 @@ struct EventsAPIProviderTests {
         #expect(dir.files == ["analytics.consent"])
     }
 
+    // MARK: Group commit
+
+    @Test("a burst reaches the file within milliseconds, and at once on flush")
+    func groupCommit() async throws {
+        let provider = EventsAPIProvider(stateDirectory: dir.path, transport: wire, environment: [:])
+        let tracker = makeTracker(provider)
+        try tracker.setAnalyticsConsent(granted: true)
+        track(tracker, 200)
+        #expect(provider.queuedCount == 201)
+        await provider.flush()
+        #expect(queueText.split(separator: "\n").count == 201)
+        track(tracker, 200)
+        try await waitUntil { queueText.split(separator: "\n").count == 401 }
+        let n = queueText.split(separator: "\n").map { line in
+            line.contains("item_viewed") ? Int(line.split(separator: "\"n\":")[1].prefix { $0.isNumber })! : -1
+        }
+        #expect(n == [-1] + Array(0..<200) + Array(0..<200), "in the order tracked")
+    }
+
+    @Test("revoking right after a burst leaves nothing, not even the lines that waited in memory")
+    func groupCommitRevoked() async throws {
+        let provider = makeProvider(flushAt: 5000)
+        let tracker = makeTracker(provider)
+        try tracker.setAnalyticsConsent(granted: true)
+        track(tracker, 300)
+        try tracker.setAnalyticsConsent(granted: false)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(dir.files == ["analytics.consent"])
+        await provider.shutdown(within: .seconds(5))
+        #expect(wire.sentEventNames == ["analytics_opted_out"])
+    }
+
     // MARK: Shutdown
 
     @Test("shutdown sends what is queued")

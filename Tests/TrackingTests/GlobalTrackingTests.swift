@@ -66,6 +66,26 @@ struct GlobalTrackingTests {
         #expect(!json.contains("bob@example.org"))
     }
 
+    @Test("a tracked event's breadcrumb is what Breadcrumbs.record makes of breadcrumbData")
+    func ringMatchesRecord() throws {
+        let cases: [[String: TrackingValue]] = [
+            [:], ["n": 3], ["who": "mail bob@example.org", "ok": true, "x": 2.5],
+            ["e": 5, "a": 1, "c": "three", "b": true, "d": 4.5],
+            ["long": .string(String(repeating: "é", count: 80)), String(repeating: "k", count: 40): 1],
+        ]
+        for parameters in cases {
+            freshRing()
+            Tracker.breadcrumbsOnly().track(TrackingSignal("same_crumb", parameters: parameters))
+            Breadcrumbs.record("same_crumb", category: "tracking", data: Tracker.breadcrumbData(parameters))
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(ringJSON().utf8)) as? [String: Any])
+            let items = try #require(object["items"] as? [[String: Any]])
+            try #require(items.count == 2)
+            let crumbs = items.map { item in item.filter { $0.key != "timestamp_ms" } as NSDictionary }
+            #expect(crumbs[0] == crumbs[1], "\(parameters)")
+        }
+    }
+
     @Test("planted personal data never reaches the crash ring")
     func plantedNeverInRing() throws {
         freshRing()

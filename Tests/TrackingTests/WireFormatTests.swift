@@ -56,6 +56,33 @@ struct WireFormatTests {
         #expect(String(decoding: writer.bytes, as: UTF8.self) == "\"" + ids[0].uuidString.lowercased() + "\"")
     }
 
+    @Test("an event is encoded once into its queue line: `<epoch> <event_id> <json>\\n`")
+    func queueLine() throws {
+        for epoch: UInt64 in [0, 1, 10, 12_345, .max] {
+            for parameters: [String: TrackingValue] in [[:], ["n": 1], ["a": "x", "b": true, "c": 2.5]] {
+                let e = AnalyticsEvent(
+                    id: EventID.make(), name: "line", parameters: parameters, installID: "install",
+                    consentEpoch: epoch)
+                let context = WireFormat.encodeContext([("device_model", "x86_64")])
+                let json = try #require(WireFormat.encode(e, context: context))
+                let queued = try #require(WireFormat.queuedEvent(e, context: context))
+                let expected =
+                    "\(epoch) \(e.id.uuidString.lowercased()) " + String(decoding: json, as: UTF8.self) + "\n"
+                #expect(String(decoding: queued.line, as: UTF8.self) == expected)
+                #expect(queued.json == json)
+                #expect(queued == QueuedEvent(id: e.id, epoch: epoch, json: json))
+            }
+        }
+        // Every byte value through the hex table.
+        for start in stride(from: 0, to: 256, by: 16) {
+            var bytes = (0..<16).map { UInt8(start + $0) }
+            let id = bytes.withUnsafeMutableBytes { $0.load(as: UUID.self) }
+            var writer = JSONWriter()
+            writer.appendHex(id)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == id.uuidString.lowercased())
+        }
+    }
+
     @Test("non-finite numbers become null")
     func nonFinite() throws {
         let object = try decode(try #require(WireFormat.encode(event(["x": .double(.nan)]), context: [])))
@@ -147,6 +174,13 @@ struct TimestampTests {
         ])
     func known(_ pair: (Double, String)) {
         #expect(Timestamp.iso8601(Date(timeIntervalSince1970: pair.0)) == pair.1)
+    }
+
+    @Test("the cached day agrees with the calendar arithmetic, on repeats and alternations")
+    func cachedDay() {
+        for days in [0, 1, 59, 60, 11_016, 19_782, 19_782, 20_000, 19_782, 20_000, 20_000, 146_096, -1, -1, 7, 7] {
+            #expect(Timestamp.cachedCivil(fromDays: days) == Timestamp.civil(fromDays: days), "day \(days)")
+        }
     }
 
     @Test("agrees with gmtime over many instants")

@@ -1,10 +1,45 @@
 import Foundation
 
-/// One queued event: its id, the consent epoch it was made in, and its encoded JSON.
+/// One queued event: its id, the consent epoch it was made in, and its encoded JSON, kept
+/// as the line the queue file holds (`<epoch> <event_id> <json>\n`), so that tracking an
+/// event encodes it once, into the bytes it writes.
 struct QueuedEvent: Sendable, Equatable {
-    var id: UUID
-    var epoch: UInt64
-    var json: [UInt8]
+    let id: UUID
+    let epoch: UInt64
+    /// The file's line for the event, newline included.
+    let line: [UInt8]
+    /// Where the JSON starts in `line`.
+    private let jsonStart: Int
+
+    /// The event's JSON (a copy; only sending needs it).
+    var json: [UInt8] { Array(line[jsonStart..<(line.count - 1)]) }
+    var jsonCount: Int { line.count - 1 - jsonStart }
+
+    init(id: UUID, epoch: UInt64, json: [UInt8]) {
+        var out = JSONWriter(capacity: json.count + 64)
+        Self.appendPrefix(epoch: epoch, id: id, to: &out)
+        let jsonStart = out.bytes.count
+        out.bytes.append(contentsOf: json)
+        out.byte(UInt8(ascii: "\n"))
+        self.init(id: id, epoch: epoch, line: out.bytes, jsonStart: jsonStart)
+    }
+
+    /// An event whose line is already made: `<epoch> <id> ` up to `jsonStart`, then the JSON
+    /// and a newline.
+    init(id: UUID, epoch: UInt64, line: [UInt8], jsonStart: Int) {
+        self.id = id
+        self.epoch = epoch
+        self.line = line
+        self.jsonStart = jsonStart
+    }
+
+    /// `<epoch> <event_id> `.
+    static func appendPrefix(epoch: UInt64, id: UUID, to out: inout JSONWriter) {
+        out.unsigned(epoch)
+        out.byte(UInt8(ascii: " "))
+        out.appendHex(id)
+        out.byte(UInt8(ascii: " "))
+    }
 }
 
 /// The events waiting to be sent, on disk and in memory.
@@ -20,8 +55,28 @@ struct QueuedEvent: Sendable, Equatable {
 /// fatal, and the file is rewritten without them so new lines never follow a torn one. At
 /// most `capacity` events are kept, the oldest dropped first.
 ///
+/// Group commit (`groupCommit`, off unless the owner turns it on): the first
+/// `syncWritesPerWindow` appends in each `window` are written at once as above; appends past
+/// that (a burst) wait in memory, in order, until the owner calls `writePending()`, which
+/// writes them all with one `write(2)`. Once lines wait, later appends wait behind them, so the
+/// file keeps the order of tracking. A rewrite writes every event, waiting ones included;
+/// `close()` drops lines still waiting (the owner writes them first when it wants them).
+///
 /// Not thread-safe: the provider uses it under its lock.
 struct EventQueue {
+    /// Appends written at once per window before group commit holds them back.
+    static let syncWritesPerWindow = 8
+    static let window: UInt64 = 10_000_000  // ns
+
+    var groupCommit = false
+    /// Lines appended but not yet written (group commit), oldest first.
+    private var pending: [UInt8] = []
+    private var pendingLines = 0
+    private var windowStart: UInt64 = 0
+    private var windowWrites = 0
+    /// Whether lines wait for `writePending()`.
+    var hasPending: Bool { pendingLines > 0 }
+
     let path: String
     let capacity: Int
     /// Oldest first from `head`; slots before `head` are dropped events not yet compacted
@@ -58,10 +113,13 @@ struct EventQueue {
 
     /// Appends one event: one line, one write.
     mutating func append(_ event: QueuedEvent) throws {
-        var line = JSONWriter(capacity: event.json.count + 64)
-        Self.appendLine(event, to: &line)
-        try writeAll(line.bytes)
-        linesInFile += 1
+        if groupCommit && (pendingLines > 0 || !claimSyncWrite()) {
+            pending.append(contentsOf: event.line)
+            pendingLines += 1
+        } else {
+            try writeAll(event.line)
+            linesInFile += 1
+        }
         storage.append(event)
         if count > capacity {
             head += count - capacity
@@ -73,6 +131,36 @@ struct EventQueue {
         if linesInFile > 2 * capacity {
             try rewrite()
         }
+    }
+
+    /// Writes the lines waiting in memory with one `write(2)`.
+    mutating func writePending() throws {
+        guard pendingLines > 0 else { return }
+        defer {
+            // Also after a failed write, which may have written part: trying again would
+            // duplicate lines. The events stay in memory and the next rewrite stores them.
+            pending.removeAll(keepingCapacity: pending.count <= 64 * 1024)
+            pendingLines = 0
+        }
+        try writeAll(pending)
+        linesInFile += pendingLines
+        if linesInFile > 2 * capacity {
+            try rewrite()
+        }
+    }
+
+    /// Whether this append may still be written at once in the current window.
+    private mutating func claimSyncWrite() -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &now)
+        let nanos = UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+        if nanos &- windowStart >= Self.window {
+            windowStart = nanos
+            windowWrites = 0
+        }
+        guard windowWrites < Self.syncWritesPerWindow else { return false }
+        windowWrites += 1
+        return true
     }
 
     /// Removes the events with these ids and rewrites the file.
@@ -91,10 +179,12 @@ struct EventQueue {
         if count != before { try rewrite() }
     }
 
-    /// Closes the descriptor (the file stays).
+    /// Closes the descriptor (the file stays) and drops lines still waiting in memory.
     mutating func close() {
         if fd >= 0 { _ = Glibc.close(fd) }
         fd = -1
+        pending = []
+        pendingLines = 0
     }
 
     // MARK: Private
@@ -138,16 +228,6 @@ struct EventQueue {
         }
     }
 
-    /// `<epoch> <event_id> <json>\n`.
-    static func appendLine(_ event: QueuedEvent, to out: inout JSONWriter) {
-        out.bytes.append(contentsOf: String(event.epoch).utf8)
-        out.byte(UInt8(ascii: " "))
-        out.appendHex(event.id)
-        out.byte(UInt8(ascii: " "))
-        out.bytes.append(contentsOf: event.json)
-        out.byte(UInt8(ascii: "\n"))
-    }
-
     static func parse(_ line: UnsafeBufferPointer<UInt8>) -> QueuedEvent? {
         guard let firstSpace = line.firstIndex(of: UInt8(ascii: " ")), firstSpace > 0,
             line.count > firstSpace + 38, line[firstSpace + 37] == UInt8(ascii: " ")
@@ -165,7 +245,7 @@ struct EventQueue {
     }
 
     private mutating func openForAppend() throws {
-        close()
+        if fd >= 0 { _ = Glibc.close(fd) }
         fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         if fd < 0 { throw Files.Failure(path: path, code: errno) }
     }
@@ -194,9 +274,13 @@ struct EventQueue {
     /// Writes the events in memory as the whole file (temporary file, then rename).
     private mutating func rewrite(reopen: Bool = true) throws {
         compact()
-        var data = JSONWriter(capacity: storage.reduce(0) { $0 + $1.json.count + 64 })
-        for event in storage { Self.appendLine(event, to: &data) }
-        try Files.writeAtomically(Data(data.bytes), to: path)
+        var data = [UInt8]()
+        data.reserveCapacity(storage.reduce(0) { $0 + $1.line.count })
+        for event in storage { data.append(contentsOf: event.line) }
+        try Files.writeAtomically(Data(data), to: path)
+        // Every event is in the file now, those that waited in memory too.
+        pending.removeAll(keepingCapacity: true)
+        pendingLines = 0
         linesInFile = events.count
         if reopen { try openForAppend() }
     }

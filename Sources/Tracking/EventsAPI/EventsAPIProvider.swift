@@ -32,7 +32,12 @@ public final class EventsAPIProvider: AnalyticsProvider {
         var timer: Task<Void, Never>?
         var sizeFlushPending = false
         var farewells: [Task<Void, Never>] = []
+        /// A write of the lines group commit holds back is scheduled.
+        var writerScheduled = false
     }
+
+    /// How long group commit lets lines of a burst wait before one `write(2)` takes them all.
+    static let groupCommitDelay: DispatchTimeInterval = .milliseconds(4)
 
     /// A provider keeping its queue in `stateDirectory` (the tracker's).
     public convenience init(
@@ -63,6 +68,7 @@ public final class EventsAPIProvider: AnalyticsProvider {
     deinit {
         core.withLock { core in
             core.timer?.cancel()
+            Self.writePending(&core)
             core.queue?.close()
         }
     }
@@ -70,25 +76,33 @@ public final class EventsAPIProvider: AnalyticsProvider {
     // MARK: AnalyticsProvider
 
     public func receive(_ event: AnalyticsEvent) {
-        guard let json = WireFormat.encode(event, context: options.context) else {
+        // Encoded once, outside the lock, into the line the queue writes.
+        guard let queued = WireFormat.queuedEvent(event, context: options.context) else {
             Diagnostics.report("dropped \(event.name): over 8 KB even without properties")
             return
         }
-        let now = self.now()
         let flushNow = core.withLock { core -> Bool in
             guard core.consent == .granted, event.consentEpoch == core.epoch else { return false }
             do {
                 if core.queue == nil {
                     core.queue = try EventQueue(path: queuePath, capacity: options.maxQueued, create: true)
+                    core.queue!.groupCommit = true
                 }
-                try core.queue!.append(QueuedEvent(id: event.id, epoch: event.consentEpoch, json: json))
+                try core.queue!.append(queued)
             } catch {
                 Diagnostics.report("cannot queue \(event.name): \(error)")
                 return false
             }
+            if core.queue!.hasPending && !core.writerScheduled {
+                core.writerScheduled = true
+                DispatchQueue.global().asyncAfter(deadline: .now() + Self.groupCommitDelay) { [weak self] in
+                    self?.writePending()
+                }
+            }
             startTimerIfNeeded(&core)
+            // The clock is read only when the other conditions hold.
             guard core.queue!.count >= options.flushAt, !core.sizeFlushPending, options.endpoint != nil,
-                options.writeKey != nil, core.machine.canSend(at: now)
+                options.writeKey != nil, core.machine.canSend(at: now())
             else { return false }
             core.sizeFlushPending = true
             return true
@@ -109,6 +123,7 @@ public final class EventsAPIProvider: AnalyticsProvider {
                 if core.queue == nil {
                     do {
                         core.queue = try EventQueue(path: queuePath, capacity: options.maxQueued, create: false)
+                        core.queue?.groupCommit = true
                     } catch {
                         Diagnostics.report("cannot open the event queue: \(error)")
                     }
@@ -130,13 +145,33 @@ public final class EventsAPIProvider: AnalyticsProvider {
         }
     }
 
-    /// Sends batches until the queue is empty, the server asks to wait, or consent goes.
+    /// Writes what group commit holds back, then sends batches until the queue is empty, the
+    /// server asks to wait, or consent goes.
     public func flush() async {
+        writePending()
         while await sendOneBatch() {}
     }
 
-    /// Stops the timer, then sends what it can (the farewell first) until `timeout` has passed.
+    /// Writes the lines group commit holds back in memory to the queue file.
+    func writePending() {
+        core.withLock { core in
+            core.writerScheduled = false
+            Self.writePending(&core)
+        }
+    }
+
+    private static func writePending(_ core: inout Core) {
+        do {
+            try core.queue?.writePending()
+        } catch {
+            Diagnostics.report("cannot write the event queue: \(error)")
+        }
+    }
+
+    /// Writes what group commit holds back and stops the timer, then sends what it can (the
+    /// farewell first) until `timeout` has passed.
     public func shutdown(within timeout: Duration) async {
+        writePending()
         let (timer, farewells) = core.withLock { core in
             defer {
                 core.timer = nil
@@ -176,12 +211,12 @@ public final class EventsAPIProvider: AnalyticsProvider {
             var events: [[UInt8]] = []
             var bytes = WireFormat.batchOverhead
             for event in queue.events where event.epoch == core.epoch {
-                if events.count == core.machine.batchSize || bytes + event.json.count + 1 > WireFormat.maxBodyBytes {
+                if events.count == core.machine.batchSize || bytes + event.jsonCount + 1 > WireFormat.maxBodyBytes {
                     break
                 }
                 ids.insert(event.id)
                 events.append(event.json)
-                bytes += event.json.count + 1
+                bytes += event.jsonCount + 1
             }
             if events.isEmpty {
                 _ = core.machine.finish(.status(200, retryAfter: nil), batchCount: 0, at: started)

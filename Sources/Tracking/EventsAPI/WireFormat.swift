@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The events API's JSON (seed 002 §4), written by hand: one event is encoded on the thread
 /// that tracks it, so it has to cost about a microsecond, not a JSONEncoder.
@@ -14,43 +15,88 @@ enum WireFormat {
     /// 1,024 characters are left out; when the event would pass 8 KB, properties are left out
     /// from the last key backwards until it fits.
     static func encode(_ event: AnalyticsEvent, context: [UInt8]) -> [UInt8]? {
+        var out = JSONWriter(capacity: 256 + context.count)
+        guard encode(event, context: context, into: &out) else { return nil }
+        return out.bytes
+    }
+
+    /// The event as its queue line (`<epoch> <event_id> <json>\n`), encoded once into the
+    /// bytes the queue writes; nil as for `encode(_:context:)`.
+    static func queuedEvent(_ event: AnalyticsEvent, context: [UInt8]) -> QueuedEvent? {
+        var out = JSONWriter(capacity: 320 + context.count)
+        QueuedEvent.appendPrefix(epoch: event.consentEpoch, id: event.id, to: &out)
+        let jsonStart = out.bytes.count
+        guard encode(event, context: context, into: &out) else { return nil }
+        out.byte(UInt8(ascii: "\n"))
+        return QueuedEvent(id: event.id, epoch: event.consentEpoch, line: out.bytes, jsonStart: jsonStart)
+    }
+
+    /// Appends the event's JSON to `out`; false, with `out` as it was, when it does not fit.
+    static func encode(_ event: AnalyticsEvent, context: [UInt8], into out: inout JSONWriter) -> Bool {
+        let start = out.bytes.count
+        // The common event has at most one property: no array to sort it in.
+        if event.parameters.count <= 1 {
+            if let (key, value) = event.parameters.first, isSendable(key: key, value: value) {
+                encodeObject(event, CollectionOfOne((key: key, value: value)), context: context, into: &out)
+                if out.bytes.count - start <= maxEventBytes { return true }
+                out.bytes.removeSubrange(start...)
+            }
+            encodeObject(event, EmptyCollection(), context: context, into: &out)
+            if out.bytes.count - start <= maxEventBytes { return true }
+            out.bytes.removeSubrange(start...)
+            return false
+        }
         var properties: [(key: String, value: TrackingValue)] = []
         properties.reserveCapacity(event.parameters.count)
-        for (key, value) in event.parameters where !key.isEmpty && Self.characterCount(key, atMost: maxKeyLength) {
-            if case .string(let s) = value, !Self.characterCount(s, atMost: maxStringValueLength) { continue }
+        for (key, value) in event.parameters where isSendable(key: key, value: value) {
             properties.append((key, value))
         }
         if properties.count > 1 { properties.sort { $0.key < $1.key } }
         if properties.count > maxProperties { properties.removeLast(properties.count - maxProperties) }
         while true {
-            var out = JSONWriter()
-            out.raw("{\"event_id\":")
-            out.uuid(event.id)
-            out.raw(",\"name\":")
-            out.string(event.name)
-            out.raw(",\"anonymous_id\":")
-            out.string(event.installID)
-            out.raw(",\"occurred_at\":")
-            out.timestamp(event.occurredAt)
-            out.raw(",\"properties\":{")
-            var first = true
-            for (key, value) in properties {
-                if !first { out.byte(UInt8(ascii: ",")) }
-                first = false
-                out.string(key)
-                out.byte(UInt8(ascii: ":"))
-                out.value(value)
-            }
-            out.raw("}")
-            if !context.isEmpty {
-                out.raw(",\"context\":")
-                out.bytes.append(contentsOf: context)
-            }
-            out.raw("}")
-            if out.bytes.count <= maxEventBytes { return out.bytes }
-            if properties.isEmpty { return nil }
+            encodeObject(event, properties, context: context, into: &out)
+            if out.bytes.count - start <= maxEventBytes { return true }
+            out.bytes.removeSubrange(start...)
+            if properties.isEmpty { return false }
             properties.removeLast()
         }
+    }
+
+    /// Keys of 1–64 characters, strings of at most 1,024.
+    @inline(__always)
+    private static func isSendable(key: String, value: TrackingValue) -> Bool {
+        guard !key.isEmpty, characterCount(key, atMost: maxKeyLength) else { return false }
+        if case .string(let s) = value, !characterCount(s, atMost: maxStringValueLength) { return false }
+        return true
+    }
+
+    private static func encodeObject(
+        _ event: AnalyticsEvent, _ properties: some Sequence<(key: String, value: TrackingValue)>,
+        context: [UInt8], into out: inout JSONWriter
+    ) {
+        out.raw("{\"event_id\":")
+        out.uuid(event.id)
+        out.raw(",\"name\":")
+        out.string(event.name)
+        out.raw(",\"anonymous_id\":")
+        out.string(event.installID)
+        out.raw(",\"occurred_at\":")
+        out.timestamp(event.occurredAt)
+        out.raw(",\"properties\":{")
+        var first = true
+        for (key, value) in properties {
+            if !first { out.byte(UInt8(ascii: ",")) }
+            first = false
+            out.string(key)
+            out.byte(UInt8(ascii: ":"))
+            out.value(value)
+        }
+        out.raw("}")
+        if !context.isEmpty {
+            out.raw(",\"context\":")
+            out.bytes.append(contentsOf: context)
+        }
+        out.raw("}")
     }
 
     /// Whether `s` has at most `limit` characters, without counting them when its UTF-8 length
@@ -108,34 +154,54 @@ struct JSONWriter {
 
     mutating func byte(_ b: UInt8) { bytes.append(b) }
 
+    /// A decimal number, without making a String.
+    mutating func unsigned(_ value: UInt64) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var v = value
+            var i = buffer.count
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v % 10)
+                v /= 10
+            } while v > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[i...]))
+        }
+    }
+
     mutating func string(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
-        var s = s
-        s.withUTF8 { utf8 in
-            // Most strings need no escaping: copy them in one go.
-            var start = 0
-            for i in 0..<utf8.count {
-                let b = utf8[i]
-                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<i]))
-                start = i + 1
-                bytes.append(UInt8(ascii: "\\"))
-                switch b {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(b)
-                case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "n"))
-                case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "r"))
-                case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "t"))
-                default:
-                    bytes.append(UInt8(ascii: "u"))
-                    bytes.append(UInt8(ascii: "0"))
-                    bytes.append(UInt8(ascii: "0"))
-                    bytes.append(Self.hexDigit(b >> 4))
-                    bytes.append(Self.hexDigit(b & 0xF))
-                }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
+        // Literals and native strings in place; others through a contiguous copy.
+        if s.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
+            var copy = s
+            copy.withUTF8 { appendEscaped($0) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        // Most strings need no escaping: copy them in one go.
+        var start = 0
+        for i in 0..<utf8.count {
+            let b = utf8[i]
+            guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<i]))
+            start = i + 1
+            bytes.append(UInt8(ascii: "\\"))
+            switch b {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(b)
+            case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "t"))
+            default:
+                bytes.append(UInt8(ascii: "u"))
+                bytes.append(UInt8(ascii: "0"))
+                bytes.append(UInt8(ascii: "0"))
+                bytes.append(Self.hexDigit(b >> 4))
+                bytes.append(Self.hexDigit(b & 0xF))
+            }
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
     }
 
     /// A UUID as a lowercase JSON string, without Foundation's formatter.
@@ -145,24 +211,31 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// The 36 lowercase characters of a UUID, written in one append.
+    /// The 36 lowercase characters of a UUID, written in one append: two characters per byte
+    /// from a table, without a branch per nibble.
     mutating func appendHex(_ id: UUID) {
         var text: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)  // 40 bytes of room
         withUnsafeMutableBytes(of: &text) { out in
             withUnsafeBytes(of: id.uuid) { raw in
-                var o = 0
-                for i in 0..<16 {
-                    if i == 4 || i == 6 || i == 8 || i == 10 {
-                        out[o] = UInt8(ascii: "-")
-                        o += 1
+                Self.hexPairs.withUnsafeBufferPointer { pairs in
+                    var o = 0
+                    for i in 0..<16 {
+                        if i == 4 || i == 6 || i == 8 || i == 10 {
+                            out[o] = UInt8(ascii: "-")
+                            o += 1
+                        }
+                        out.storeBytes(of: pairs[Int(raw[i])], toByteOffset: o, as: (UInt8, UInt8).self)
+                        o += 2
                     }
-                    out[o] = Self.hexDigit(raw[i] >> 4)
-                    out[o + 1] = Self.hexDigit(raw[i] & 0xF)
-                    o += 2
                 }
-                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: out[0..<36]))
             }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: out[0..<36]))
         }
+    }
+
+    /// The two lowercase hex characters of each byte value.
+    private static let hexPairs: [(UInt8, UInt8)] = (0...255).map {
+        (hexDigit(UInt8($0) >> 4), hexDigit(UInt8($0) & 0xF))
     }
 
     @inline(__always)
@@ -208,7 +281,7 @@ enum Timestamp {
             millisOfDay += 86_400_000
             days -= 1
         }
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = cachedCivil(fromDays: days)
         let seconds = millisOfDay / 1000
         var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &text) { buffer in
@@ -235,6 +308,24 @@ enum Timestamp {
             buffer[23] = UInt8(ascii: "Z")
             out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<24]))
         }
+    }
+
+    /// The last day converted, `days << 32 | year << 16 | month << 8 | day` (days 0 ..< 2^31,
+    /// years 0 ..< 65,536), or all ones: events of one day share the calendar arithmetic.
+    private static let lastDay = Atomic<UInt64>(.max)
+
+    static func cachedCivil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        guard days >= 0, days < 1 << 31 else { return civil(fromDays: days) }
+        let cached = lastDay.load(ordering: .relaxed)
+        if cached != .max, cached >> 32 == UInt64(days) {
+            return (Int(cached >> 16 & 0xFFFF), Int(cached >> 8 & 0xFF), Int(cached & 0xFF))
+        }
+        let (year, month, day) = civil(fromDays: days)
+        if year >= 0, year < 1 << 16 {
+            lastDay.store(
+                UInt64(days) << 32 | UInt64(year) << 16 | UInt64(month) << 8 | UInt64(day), ordering: .relaxed)
+        }
+        return (year, month, day)
     }
 
     /// Year, month and day of the proleptic Gregorian calendar for days since 1970-01-01
