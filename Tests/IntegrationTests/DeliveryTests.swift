@@ -124,7 +124,7 @@ struct DeliveryTests {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
         _ = try await crashOnce(sandbox)
-        let server = try FaultServer(responses: ["slow@5"])
+        let server = try FaultServer(responses: ["slow@30"])
         _ = try await relaunch(
             sandbox, url: server.url,
             ["CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS": "0.5", "CRASH_REPORTER_RETRY_BASE_SECONDS": "3600"])
