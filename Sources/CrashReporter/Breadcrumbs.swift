@@ -28,6 +28,25 @@ public enum Breadcrumbs {
         }
     }
 
+    /// Records one breadcrumb whose pairs `build` appends (with the same bounds and scrubbing
+    /// as `data`), so that a caller holding its pairs in another shape (a tracked event's
+    /// parameters) packs them without building an array first.
+    public static func record(
+        _ message: String,
+        category: String = "default",
+        level: BreadcrumbLevel = .info,
+        pairs build: (inout BreadcrumbPairs) -> Void
+    ) {
+        withBytes(category) { c in
+            withBytes(message) { m in
+                PairBlob.withPairs(build) { blob in
+                    scr_breadcrumb_record(
+                        level.rawValue, c.cString, c.count, m.cString, m.count, blob.baseAddress, blob.count)
+                }
+            }
+        }
+    }
+
     /// Records into another ring than the handler's (tests, benchmarks).
     static func record(
         into ring: OpaquePointer, _ message: String, category: String = "default", level: BreadcrumbLevel = .info,
@@ -75,6 +94,28 @@ extension UnsafeBufferPointer<UInt8> {
     }
 }
 
+/// The pairs of one breadcrumb being packed, on the stack, for the C ring: each appended key
+/// and scrubbed value, up to four pairs. Only `Breadcrumbs.record(_:category:level:pairs:)`
+/// makes one, for the duration of its closure.
+public struct BreadcrumbPairs: ~Copyable {
+    fileprivate let buffer: UnsafeMutableBufferPointer<UInt8>
+    fileprivate var used = 0
+    fileprivate var count = 0
+
+    fileprivate init(buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+    }
+
+    /// Adds a pair; past the fourth, pairs are ignored. The key is cut to 31 bytes and the
+    /// value, scrubbed first, to 95.
+    public mutating func append(key: String, value: String) {
+        guard count < Int(SCR_MAX_PAIRS) else { return }
+        PairBlob.append(key, limit: PairBlob.keyBytes, to: buffer, at: &used)
+        PairBlob.append(Scrubber.scrub(value), limit: PairBlob.valueBytes, to: buffer, at: &used)
+        count += 1
+    }
+}
+
 /// Packs key/value pairs as the C ring expects them (uint16 length + bytes each), on the
 /// stack, scrubbing each value on the way. Each string is cut one byte past its bound, which
 /// is all the C side needs to cut it again on a character boundary; the whole blob stays small
@@ -85,21 +126,27 @@ enum PairBlob {
     static let capacity = Int(SCR_MAX_PAIRS) * (2 + keyBytes + 2 + valueBytes)
 
     static func withPacked<R>(_ pairs: [(key: String, value: String)], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        withPairs(
+            { packed in
+                for index in 0..<Swift.min(pairs.count, Int(SCR_MAX_PAIRS)) {
+                    packed.append(key: pairs[index].key, value: pairs[index].value)
+                }
+            }, body)
+    }
+
+    @inline(__always)
+    static func withPairs<R>(_ build: (inout BreadcrumbPairs) -> Void, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-            var used = 0
-            for index in 0..<Swift.min(pairs.count, Int(SCR_MAX_PAIRS)) {
-                append(pairs[index].key, limit: keyBytes, to: buffer, at: &used)
-                append(Scrubber.scrub(pairs[index].value), limit: valueBytes, to: buffer, at: &used)
-            }
-            return body(UnsafeBufferPointer(rebasing: buffer[0..<used]))
+            var pairs = BreadcrumbPairs(buffer: buffer)
+            build(&pairs)
+            return body(UnsafeBufferPointer(rebasing: buffer[0..<pairs.used]))
         }
     }
 
-    /// Appends at most `limit` bytes of `string` (the C side cuts again, on a character boundary).
+    /// Appends a uint16 length and at most `limit` bytes of `string` (the C side cuts again,
+    /// on a character boundary).
     @inline(__always)
-    private static func append(
-        _ string: String, limit: Int, to buffer: UnsafeMutableBufferPointer<UInt8>, at used: inout Int
-    ) {
+    static func append(_ string: String, limit: Int, to buffer: UnsafeMutableBufferPointer<UInt8>, at used: inout Int) {
         Breadcrumbs.withBytes(string) { bytes in
             let n = Swift.min(bytes.count, limit)
             buffer[used] = UInt8(truncatingIfNeeded: n)
