@@ -49,7 +49,7 @@ let package = Package(
             path: "Benchmarks/Sources"
         ),
 
-        .testTarget(name: "CrashReporterTests", dependencies: ["CrashReporter", "CCrashReporter"]),
+        .testTarget(name: "CrashReporterTests", dependencies: ["CrashReporter", "CCrashReporter", "CrashReport"]),
         .testTarget(name: "CrashReportTests", dependencies: ["CrashReport", "crashreport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["CrashReport"], exclude: ["Support"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TrackingTestKit", "CCrashReporter"]),

@@ -39,6 +39,7 @@ static void release_stack(void *mapping) {
     munmap(mapping, scr_altstack_size());
 }
 
+// Not async-signal-safe (pthread_key_create); runs once, through pthread_once.
 static void make_key(void) { pthread_key_create(&g_stack_key, release_stack); }
 
 // Not async-signal-safe (mmap, pthread_setspecific).

@@ -162,8 +162,9 @@ static void write_iso_time(scr_writer *w, uint64_t ms) {
     scr_w_cstr(w, "\"");
 }
 
-// Reads the Swift runtime's fatal-error message. Runs under scr_guarded: the pointer comes
-// from the runtime and is only dereferenced here.
+// Async-signal-safe (an atomic load and a bounded byte copy). Reads the Swift runtime's
+// fatal-error message. Runs under scr_guarded: the pointer comes from the runtime and is
+// only dereferenced here.
 static void read_fatal_message(void *unused) {
     (void)unused;
     g_report.message_len = 0;
@@ -186,7 +187,8 @@ typedef struct unwind_job {
     const char *error;
 } unwind_job;
 
-// Runs under scr_guarded: libunwind reads the stack, which may be damaged.
+// Async-signal-safe as scr_unwind is. Runs under scr_guarded: libunwind reads the stack,
+// which may be damaged.
 static void run_unwind(void *p) {
     unwind_job *job = p;
     fault_if_injected(1);
@@ -201,6 +203,7 @@ static void make_path(char *out, size_t cap, const char *id, const char *suffix)
     scr_strlcpy(out + n, suffix, cap - n);
 }
 
+// Async-signal-safe: writer calls only.
 static void write_field(scr_writer *w, const char *key, const char *value, size_t max, bool last) {
     scr_json_key(w, key);
     scr_json_cstring(w, value, max);

@@ -166,6 +166,7 @@ void scr_breadcrumb_record(uint8_t level, const char *category, size_t category_
     scr_ring_record(scr_global_ring(), level, category, category_len, message, message_len, pairs, pairs_len);
 }
 
+// Async-signal-safe: a table lookup.
 static const char *level_name(uint8_t level) {
     static const char *const names[] = {"debug", "info", "warning", "error", "fatal"};
     return level < 5 ? names[level] : "info";

@@ -39,9 +39,10 @@ public enum CrashReporter {
         let config = try ResolvedConfiguration(options: options, environment: environment)
         return try state.withLock { current in
             if current != nil { throw CrashReporterError.alreadyStarted }
+            let store = ReportStore(stateDirectory: URL(fileURLWithPath: config.stateDirectory))
             guard CrashReportingConsent.isEnabled(stateDirectory: config.stateDirectory, environment: environment)
             else {
-                PendingReports.deleteAll(in: StateDirectory.pending(config.stateDirectory))
+                store.deletePending()
                 let status = Status.optedOut(stateDirectory: config.stateDirectory)
                 current = status
                 return status
@@ -49,7 +50,7 @@ public enum CrashReporter {
             try FileSystem.makeDirectory(config.stateDirectory)
             try FileSystem.makeDirectory(config.pendingDirectory)
             try FileSystem.checkWritable(config.pendingDirectory)
-            PendingReports.deleteStaleTemporaryFiles(in: config.pendingDirectory)
+            store.deleteStaleTemporaryFiles()
             try install(config)
             switch environment["CRASH_REPORTER_TEST_FAULT"] {
             case "unwind": scr_debug_inject_fault(1)

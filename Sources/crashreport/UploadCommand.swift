@@ -14,21 +14,13 @@ enum UploadCommand {
         if let base = environment["CRASH_REPORTER_RETRY_BASE_SECONDS"].flatMap(Double.init), base >= 0 {
             policy.baseDelay = base
         }
-        let consentFile = directory.appendingPathComponent("crash-reporting.consent")
         let deliverer = Deliverer(
             store: ReportStore(stateDirectory: directory),
             transport: transport,
             policy: policy,
             symbolicate: { Symbolicator().symbolicate($0) },
-            isAllowed: {
-                // The service's stored opt-out applies here too.
-                let text = (try? String(contentsOf: consentFile, encoding: .utf8)) ?? ""
-                return text.trimmingCharacters(in: .whitespacesAndNewlines) != "disabled"
-                    && environment["CRASH_REPORTER_DISABLED"].map {
-                        !["1", "true", "yes", "on"].contains($0.lowercased())
-                    }
-                        ?? true
-            })
+            // The service's stored opt-out, and the operators' override, apply here too.
+            isAllowed: { CrashReportingChoice.isEnabled(stateDirectory: directory.path, environment: environment) })
         let summary: DeliverySummary
         do {
             summary = try deliverer.deliverPending()

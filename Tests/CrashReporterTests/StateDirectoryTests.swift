@@ -1,3 +1,4 @@
+import CrashReport
 import Foundation
 import Testing
 
@@ -48,16 +49,18 @@ struct StateDirectoryTests {
 
     @Test("stale temporary files are removed, recent ones kept")
     func staleTemporaryFiles() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pending-\(UUID().uuidString)").path
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)")
+        let dir = state.appendingPathComponent("pending").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { try? FileManager.default.removeItem(at: state) }
         for name in ["old.crash.tmp", "new.crash.tmp", "kept.crash"] {
             #expect(FileManager.default.createFile(atPath: dir + "/" + name, contents: Data([1])))
         }
         try FileManager.default.setAttributes(
             [.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: dir + "/old.crash.tmp")
-        PendingReports.deleteStaleTemporaryFiles(in: dir)
+        let store = ReportStore(stateDirectory: state)
+        store.deleteStaleTemporaryFiles()
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["kept.crash", "new.crash.tmp"])
-        #expect(PendingReports.list(in: dir) == [dir + "/kept.crash"])
+        #expect(store.pendingReports().map(\.path) == [dir + "/kept.crash"])
     }
 }

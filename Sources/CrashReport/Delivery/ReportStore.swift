@@ -53,7 +53,7 @@ public struct ReportStore: Sendable {
     }
 
     public func save(_ state: DeliveryState, id: String) throws {
-        try Self.writeAtomically(Self.encoder.encode(state), to: stateURL(id: id))
+        try AtomicFile.write(Self.encoder.encode(state), to: stateURL(id: id))
     }
 
     // MARK: moves
@@ -73,7 +73,7 @@ public struct ReportStore: Sendable {
         let id = Self.id(of: url)
         try ensure(rejected)
         let note = RejectionNote(status: status, reason: reason, at: now)
-        try Self.writeAtomically(Self.encoder.encode(note), to: rejected.appendingPathComponent("\(id).reason"))
+        try AtomicFile.write(Self.encoder.encode(note), to: rejected.appendingPathComponent("\(id).reason"))
         try move(url, to: rejected.appendingPathComponent(url.lastPathComponent))
         try? FileManager.default.removeItem(at: stateURL(id: id))
     }
@@ -84,6 +84,17 @@ public struct ReportStore: Sendable {
         for name in names where name.hasSuffix(".crash") || name.hasSuffix(".delivery") || name.hasSuffix(".crash.tmp")
         {
             try? FileManager.default.removeItem(at: pending.appendingPathComponent(name))
+        }
+    }
+
+    /// Deletes `.crash.tmp` files older than a minute: a handler that died mid-write left
+    /// them, and no reader ever takes them for reports. Younger ones may still be written by
+    /// another process of the same service that is crashing right now.
+    public func deleteStaleTemporaryFiles(now: Date = Date()) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: pending.path)) ?? []
+        for name in names where name.hasSuffix(".crash.tmp") {
+            let url = pending.appendingPathComponent(name)
+            if now.timeIntervalSince(Self.modificationTime(url)) > 60 { try? FileManager.default.removeItem(at: url) }
         }
     }
 
@@ -99,18 +110,6 @@ public struct ReportStore: Sendable {
 
     private func move(_ from: URL, to: URL) throws {
         if rename(from.path, to.path) != 0 { throw DeliveryError.cannotMove(from.path, errno: errno) }
-    }
-
-    static func writeAtomically(_ data: Data, to url: URL) throws {
-        let tmp = url.path + ".tmp"
-        guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw DeliveryError.cannotWrite(url.path, errno: errno)
-        }
-        if rename(tmp, url.path) != 0 {
-            let code = errno
-            unlink(tmp)
-            throw DeliveryError.cannotWrite(url.path, errno: code)
-        }
     }
 
     static let encoder: JSONEncoder = {
