@@ -1,57 +1,110 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The targets form layers, listed from the top down: each depends only on targets listed below
+// it. README.md ("Layout") draws them; docs/decisions.md says why they are cut where they are.
 let package = Package(
     name: "swift-crash-reporter",
     platforms: [.macOS(.v15)],
     products: [
+        // What a service links: start(), breadcrumbs, consent, next-launch delivery.
         .library(name: "CrashReporter", targets: ["CrashReporter"]),
-        .library(name: "CrashReport", targets: ["CrashReport"]),
+        // What a library links to track events: no crash handler, no dependencies.
         .library(name: "Tracking", targets: ["Tracking"]),
         .library(name: "TrackingTestKit", targets: ["TrackingTestKit"]),
+        // The analytics backend for an events API, for services that ask for consent.
+        .library(name: "TrackingEventsAPI", targets: ["TrackingEventsAPI"]),
+        // Reading reports: the model, the reader, the renderers.
+        .library(name: "CrashReportFormat", targets: ["CrashReportFormat"]),
         .executable(name: "crashreport", targets: ["crashreport"]),
+        .executable(name: "crash-collector", targets: ["crash-collector"]),
         .executable(name: "crash-test", targets: ["CrashTest"]),
         .executable(name: "crash-reporter-benchmarks", targets: ["Benchmarks"]),
-        .executable(name: "crash-collector", targets: ["crash-collector"]),
     ],
     targets: [
-        // Everything that runs inside the signal handler. See docs/signal-safety.md.
+        // MARK: Tools: the review CLI and the local receiver (which owns the receiver-only parsers).
+        .executableTarget(
+            name: "crashreport",
+            dependencies: ["CrashReportDelivery", "CrashSymbolication", "CrashReportSentry", "CrashReportFormat"]
+        ),
+        .executableTarget(
+            name: "crash-collector",
+            dependencies: ["CrashSymbolication", "CrashReportSentry", "CrashReportFormat", "Tracking"]
+        ),
+
+        // MARK: The service's entry point: recording (start, options, consent, breadcrumbs) and the
+        // next-launch worker that runs delivery. See docs/decisions.md ("Layers").
+        .target(
+            name: "CrashReporter",
+            dependencies: [
+                "CCrashReporter", "Tracking", "CrashReportDelivery", "CrashReportSentry", "CrashSymbolication",
+            ]
+        ),
+
+        // MARK: Delivery: transports, retry policy, the pending-report store; the analytics provider.
+        .target(name: "CrashReportDelivery", dependencies: ["CrashReportSentry", "CrashReportFormat"]),
+        .target(name: "TrackingEventsAPI", dependencies: ["Tracking"]),
+
+        // MARK: Processing: symbolication (the toolchain's Runtime module stays in here), Sentry's formats.
+        .target(name: "CrashSymbolication", dependencies: ["CrashReportFormat"]),
+        .target(name: "CrashReportSentry", dependencies: ["CrashReportFormat"]),
+
+        // MARK: Report format: the model, the reader (gzip + JSON), the schema and its validator.
+        .target(name: "CrashReportFormat", dependencies: ["CZlib"]),
+        // zlib's inflate for the reader, which never links the handler's C target.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+
+        // MARK: Recording core: everything that runs inside the signal handler. See docs/signal-safety.md.
         .target(
             name: "CCrashReporter",
             path: "CShims",
             cSettings: [.define("_GNU_SOURCE")],
             linkerSettings: [.linkedLibrary("z")]
         ),
-        // zlib's inflate, for reading reports (the reader never links the handler's C target).
-        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
-        .target(name: "CrashReport", dependencies: ["CZlib"]),
-        .target(name: "CrashReporter", dependencies: ["CCrashReporter", "CrashReport"]),
-        .executableTarget(name: "crashreport", dependencies: ["CrashReport"]),
-        .target(name: "Tracking", dependencies: ["CrashReporter"]),
+
+        // MARK: Façade: track(), events, the provider protocol, the breadcrumb-sink hook. No dependencies.
+        .target(name: "Tracking"),
         .target(name: "TrackingTestKit", dependencies: ["Tracking"]),
 
-        // The example service and the C functions it crashes in.
+        // MARK: Examples and benchmarks.
         .target(name: "CCrashTestSupport", path: "Examples/CrashTest/CSupport"),
         .executableTarget(
             name: "CrashTest",
-            dependencies: ["CrashReporter", "CCrashTestSupport", "Tracking"],
+            dependencies: ["CrashReporter", "CCrashTestSupport", "Tracking", "TrackingEventsAPI"],
             path: "Examples/CrashTest/Sources"
         ),
-
-        // The local ingestion server: reports, Sentry envelopes, analytics events. See docs/collector.md.
-        .executableTarget(name: "crash-collector", dependencies: ["CrashReport"]),
-        .testTarget(
-            name: "CrashCollectorTests", dependencies: ["CrashReport", "crash-collector"], exclude: ["Fixtures"]),
-
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["CrashReporter", "CCrashReporter", "CrashReport", "Tracking"],
+            dependencies: [
+                "CrashReporter", "CCrashReporter", "CrashReportFormat", "CrashSymbolication", "Tracking",
+                "TrackingEventsAPI",
+            ],
             path: "Benchmarks/Sources"
         ),
 
-        .testTarget(name: "CrashReporterTests", dependencies: ["CrashReporter", "CCrashReporter", "CrashReport"]),
-        .testTarget(name: "CrashReportTests", dependencies: ["CrashReport", "crashreport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["CrashReport"], exclude: ["Support"]),
-        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TrackingTestKit", "CCrashReporter"]),
+        // MARK: Tests: one target per module, plus integration tests that crash real processes.
+        .target(name: "TestSupport", dependencies: ["CrashReportFormat", "Tracking"], path: "Tests/TestSupport"),
+        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TrackingTestKit", "TestSupport"]),
+        .testTarget(
+            name: "TrackingEventsAPITests",
+            dependencies: ["TrackingEventsAPI", "Tracking", "TrackingTestKit", "TestSupport"]),
+        .testTarget(
+            name: "CrashReporterTests", dependencies: ["CrashReporter", "CCrashReporter", "Tracking", "TestSupport"]),
+        .testTarget(name: "CrashReportFormatTests", dependencies: ["CrashReportFormat", "TestSupport"]),
+        .testTarget(name: "CrashSymbolicationTests", dependencies: ["CrashSymbolication", "CrashReportFormat"]),
+        .testTarget(
+            name: "CrashReportSentryTests",
+            dependencies: ["CrashReportSentry", "CrashReportFormat", "TestSupport"]
+        ),
+        .testTarget(
+            name: "CrashReportDeliveryTests", dependencies: ["CrashReportDelivery", "CrashReportFormat"]),
+        .testTarget(name: "CrashReportToolTests", dependencies: ["crashreport", "CrashReportFormat", "TestSupport"]),
+        .testTarget(
+            name: "CrashCollectorTests", dependencies: ["crash-collector", "CrashReportFormat"], exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "IntegrationTests", dependencies: ["CrashReportFormat", "CrashReportDelivery", "crash-collector"],
+            exclude: ["Support"]
+        ),
     ]
 )

@@ -15,7 +15,9 @@ swift build -c release --product crash-test
 swift build --build-tests
 
 status=0
-for group in 'CrashReporterTests|CrashReportTests|TrackingTests' 'CrashCollectorTests' 'IntegrationTests'; do
+for group in \
+    'TrackingTests|TrackingEventsAPITests|CrashReporterTests|CrashReportFormatTests|CrashSymbolicationTests|CrashReportSentryTests|CrashReportDeliveryTests|CrashReportToolTests' \
+    'CrashCollectorTests' 'IntegrationTests'; do
     echo "==> swift test --filter '$group'"
     CRASH_REPORTER_REQUIRE_RELEASE=1 swift test --skip-build --filter "$group" "$@" || status=1
 done

@@ -1,6 +1,7 @@
 import CrashReporter
 import Foundation
 import Synchronization
+import Tracking
 
 /// The comparison point for the breadcrumb ring: the same records, with the same scrubbing,
 /// in a ring of the same capacity guarded by a `Synchronization.Mutex`.

@@ -1,4 +1,5 @@
-import CrashReport
+import CrashReportFormat
+import CrashSymbolication
 import Foundation
 
 /// Symbolicating a 30-frame report: `Symbolicator` (the Swift runtime's symbolicator, in

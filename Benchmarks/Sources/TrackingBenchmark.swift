@@ -2,6 +2,7 @@ import CCrashReporter
 import CrashReporter
 import Foundation
 import Tracking
+import TrackingEventsAPI
 
 /// The tracking façade's cost, side by side in one run:
 /// - `track()` with analytics denied (a breadcrumb only) against a bare `Breadcrumbs.record`
@@ -16,7 +17,7 @@ enum TrackingBenchmark {
     enum Event: TrackingEvent {
         case stepCompleted(index: Int)
 
-        var signalName: String { "step_completed" }
+        var name: String { "step_completed" }
         var parameters: [String: TrackingValue] {
             switch self {
             case .stepCompleted(let index): ["index": .int(index)]

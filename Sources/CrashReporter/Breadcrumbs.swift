@@ -1,4 +1,5 @@
 import CCrashReporter
+import Tracking
 
 /// How much a breadcrumb matters.
 public enum BreadcrumbLevel: UInt8, Sendable, CaseIterable {

@@ -1,7 +1,9 @@
 import CCrashReporter
-import CrashReport
+import CrashReportDelivery
+import CrashReportFormat
 import Foundation
 import Synchronization
+import Tracking
 
 /// The crash reporter of a Linux Swift service. Call `start` once, first thing in `main`:
 ///
@@ -57,6 +59,7 @@ public enum CrashReporter {
             case "report": scr_debug_inject_fault(2)
             default: break
             }
+            TrackingSystem.setBreadcrumbSink(breadcrumbSink)
             let status = Status.capturing(stateDirectory: config.stateDirectory)
             current = status
             startDelivery(config)
@@ -96,6 +99,10 @@ public enum CrashReporter {
     static func stopCapture() {
         scr_set_capture_enabled(0)
     }
+
+    /// The crash reporter's ring as the tracking façade's breadcrumb sink. `start` plugs it into
+    /// `TrackingSystem`; a service that bootstraps tracking in another order can plug it itself.
+    public static let breadcrumbSink: any BreadcrumbSink = RingBreadcrumbSink()
 
     /// Bytes the handler reserved at start (ring, compression arena, buffers, image table,
     /// this thread's alternate stack).

@@ -1,4 +1,5 @@
-import CrashReport
+import CrashReportDelivery
+import CrashReportFormat
 import Foundation
 
 /// The crash-reporting choice: on by default (opt-out), stored in its own file,

@@ -1,4 +1,5 @@
-import CrashReport
+import CrashReportDelivery
+import CrashReportFormat
 import Foundation
 import Synchronization
 

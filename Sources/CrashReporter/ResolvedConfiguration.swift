@@ -1,4 +1,6 @@
-import CrashReport
+import CrashReportDelivery
+import CrashReportFormat
+import CrashReportSentry
 import Foundation
 
 /// `Options` with the environment's values filled in and checked.

@@ -1,4 +1,7 @@
-import CrashReport
+import CrashReportDelivery
+import CrashReportFormat
+import CrashReportSentry
+import CrashSymbolication
 import Foundation
 
 /// Picks the transport the configuration asks for: a Sentry DSN wins over a plain URL;
@@ -10,7 +13,7 @@ enum Transports {
                 dsn: dsn, release: config.appVersion.isEmpty ? nil : config.appVersion,
                 environment: config.environmentName, timeout: config.uploadTimeout)
         }
-        if let url = config.uploadURL { return HTTPTransport(url: url, timeout: config.uploadTimeout) }
+        if let url = config.uploadURL { return HTTPEndpointTransport(url: url, timeout: config.uploadTimeout) }
         return nil
     }
 

@@ -24,7 +24,7 @@ enum ConsentFile {
         var epoch: UInt64
     }
 
-    static func path(_ stateDirectory: String) -> String { stateDirectory + "/" + fileName }
+    package static func path(_ stateDirectory: String) -> String { stateDirectory + "/" + fileName }
 
     /// A missing, unreadable or damaged file reads as `unknown`: nothing is sent without a
     /// clear grant.
@@ -51,19 +51,19 @@ enum ConsentFile {
 
 /// `<state>/analytics/`: everything analytics stores besides the choice (install id, queue).
 /// It exists only while consent is granted.
-enum AnalyticsDirectory {
-    static func path(_ stateDirectory: String) -> String { stateDirectory + "/analytics" }
-    static func installIDPath(_ stateDirectory: String) -> String { path(stateDirectory) + "/install-id" }
-    static func queuePath(_ stateDirectory: String) -> String { path(stateDirectory) + "/events.queue" }
+package enum AnalyticsDirectory {
+    package static func path(_ stateDirectory: String) -> String { stateDirectory + "/analytics" }
+    package static func installIDPath(_ stateDirectory: String) -> String { path(stateDirectory) + "/install-id" }
+    package static func queuePath(_ stateDirectory: String) -> String { path(stateDirectory) + "/events.queue" }
 
-    static func purge(_ stateDirectory: String) {
+    package static func purge(_ stateDirectory: String) {
         let dir = path(stateDirectory)
         if FileManager.default.fileExists(atPath: dir) {
             try? FileManager.default.removeItem(atPath: dir)
         }
     }
 
-    static func readInstallID(_ stateDirectory: String) -> String? {
+    package static func readInstallID(_ stateDirectory: String) -> String? {
         guard let data = FileManager.default.contents(atPath: installIDPath(stateDirectory)),
             let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
             UUID(uuidString: text) != nil
@@ -71,7 +71,7 @@ enum AnalyticsDirectory {
         return text
     }
 
-    static func createInstallID(_ stateDirectory: String) throws -> String {
+    package static func createInstallID(_ stateDirectory: String) throws -> String {
         let id = UUID().uuidString
         try Files.makeDirectory(path(stateDirectory))
         try Files.writeAtomically(Data((id + "\n").utf8), to: installIDPath(stateDirectory), durable: true)
@@ -80,14 +80,18 @@ enum AnalyticsDirectory {
 }
 
 /// Small file helpers (the crash reporter's own are internal to its module).
-enum Files {
-    struct Failure: Error, CustomStringConvertible {
-        var path: String
-        var code: Int32
-        var description: String { "cannot write \(path) (errno \(code))" }
+package enum Files {
+    package struct Failure: Error, CustomStringConvertible {
+        package var path: String
+        package var code: Int32
+        package init(path: String, code: Int32) {
+            self.path = path
+            self.code = code
+        }
+        package var description: String { "cannot write \(path) (errno \(code))" }
     }
 
-    static func makeDirectory(_ path: String) throws {
+    package static func makeDirectory(_ path: String) throws {
         try FileManager.default.createDirectory(
             atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
@@ -97,7 +101,7 @@ enum Files {
     /// file behind when the process is killed in the middle; this one is named so the queue can
     /// find and remove it.) `durable` also syncs the file to disk before the rename, for the
     /// stored choices; the queue, rewritten often, skips it.
-    static func writeAtomically(_ data: Data, to path: String, durable: Bool = false) throws {
+    package static func writeAtomically(_ data: Data, to path: String, durable: Bool = false) throws {
         let tmp = path + ".tmp-\(getpid())"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         if fd < 0 { throw Failure(path: tmp, code: errno) }

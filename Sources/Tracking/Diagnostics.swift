@@ -3,9 +3,9 @@
 #endif
 
 /// Debug-build messages on standard error, `[Tracking] …`. Release builds print nothing.
-enum Diagnostics {
+package enum Diagnostics {
     @inline(__always)
-    static func report(_ message: @autoclosure () -> String) {
+    package static func report(_ message: @autoclosure () -> String) {
         #if DEBUG
             FileHandle.standardError.write(Data(("[Tracking] " + message() + "\n").utf8))
         #endif

@@ -1,4 +1,3 @@
-import CrashReporter
 import Foundation
 import Synchronization
 
@@ -30,7 +29,8 @@ public final class Tracker: Sendable {
     /// off (the common case). Written under the lock; the lock is taken, and consent checked
     /// again, before anything reaches a provider.
     private let granted = Atomic<Bool>(false)
-    private let breadcrumbs: BreadcrumbSink
+    /// A test's own sink; nil for the process-wide one (`TrackingSystem.setBreadcrumbSink`).
+    private let breadcrumbs: (any BreadcrumbSink)?
 
     private struct State {
         var consent: AnalyticsConsent
@@ -38,28 +38,13 @@ public final class Tracker: Sendable {
         var installID: String?
     }
 
-    /// Where breadcrumbs go: the crash reporter's ring, or a test's recorder.
-    struct BreadcrumbSink: Sendable {
-        var isEnabled: @Sendable () -> Bool
-        var record: @Sendable (_ message: String, _ data: [(key: String, value: String)]) -> Void
-        /// The crash reporter's ring: `track` packs the pairs on the stack (`RingBreadcrumb`)
-        /// instead of calling the closures with an array.
-        var isCrashReporterRing = false
-
-        static let crashReporter = BreadcrumbSink(
-            isEnabled: { Breadcrumbs.isRecording },
-            record: { message, data in Breadcrumbs.record(message, category: "tracking", data: data) },
-            isCrashReporterRing: true
-        )
-    }
-
     /// A tracker for `stateDirectory` (the crash reporter's, `StateDirectory.resolve`). Reads the
     /// analytics choice first; when it is not `granted`, deletes anything analytics left there.
     public convenience init(stateDirectory: String, providers: [any AnalyticsProvider] = []) {
-        self.init(stateDirectory: stateDirectory, providers: providers, breadcrumbs: .crashReporter)
+        self.init(stateDirectory: stateDirectory, providers: providers, breadcrumbs: nil)
     }
 
-    init(stateDirectory: String?, providers: [any AnalyticsProvider], breadcrumbs: BreadcrumbSink) {
+    init(stateDirectory: String?, providers: [any AnalyticsProvider], breadcrumbs: (any BreadcrumbSink)?) {
         self.stateDirectory = stateDirectory
         self.providers = providers
         self.breadcrumbs = breadcrumbs
@@ -84,18 +69,19 @@ public final class Tracker: Sendable {
 
     /// Breadcrumbs only, no analytics: what `TrackingSystem` uses until it is bootstrapped.
     public static func breadcrumbsOnly() -> Tracker {
-        Tracker(stateDirectory: nil, providers: [], breadcrumbs: .crashReporter)
+        Tracker(stateDirectory: nil, providers: [], breadcrumbs: nil)
     }
 
     // MARK: Tracking
 
-    /// Tracks `event`: a breadcrumb (category `tracking`, message the name, data the scrubbed
-    /// parameters, the first four by key), and with analytics consent an `AnalyticsEvent` to each
+    /// Tracks `event`: a breadcrumb through the breadcrumb sink (the crash reporter's ring keeps
+    /// category `tracking`, the name, and the first four parameters by key, scrubbed), and with
+    /// analytics consent an `AnalyticsEvent` to each
     /// provider. An event whose name breaks `EventName`'s rule is dropped (a diagnostic in debug
     /// builds). Callable from any thread or task; it never waits on the network.
     @inlinable
     public func track(_ event: some TrackingEvent) {
-        track(name: event.signalName, parameters: event.parameters)
+        track(name: event.name, parameters: event.parameters)
     }
 
     /// `track(_:)` after the generic part, which is inlined into the caller.
@@ -105,10 +91,12 @@ public final class Tracker: Sendable {
             Diagnostics.report("dropped event with \(problem.rawValue): \(Scrubber.scrub(name, maxBytes: 80))")
             return
         }
-        if breadcrumbs.isCrashReporterRing {
-            if RingBreadcrumb.isEnabled { RingBreadcrumb.record(name, parameters) }
-        } else if breadcrumbs.isEnabled() {
-            breadcrumbs.record(name, Self.breadcrumbData(parameters))
+        if let breadcrumbs {
+            if breadcrumbs.isRecording { breadcrumbs.record(name: name, parameters: parameters) }
+        } else {
+            BreadcrumbSinkSlot.withSink { sink in
+                if sink.isRecording { sink.record(name: name, parameters: parameters) }
+            }
         }
         guard !providers.isEmpty, let stamp = analyticsStamp() else { return }
         let analyticsEvent = AnalyticsEvent(
@@ -132,13 +120,6 @@ public final class Tracker: Sendable {
                 return nil
             }
         }
-    }
-
-    static func breadcrumbData(_ parameters: [String: TrackingValue]) -> [(key: String, value: String)] {
-        if parameters.isEmpty { return [] }
-        if parameters.count <= 4 { return parameters.map { (key: $0.key, value: $0.value.text) } }
-        // The ring keeps four pairs: take the first four by key so the choice is stable.
-        return parameters.sorted { $0.key < $1.key }.prefix(4).map { (key: $0.key, value: $0.value.text) }
     }
 
     static func scrubbed(_ parameters: [String: TrackingValue]) -> [String: TrackingValue] {
@@ -199,7 +180,7 @@ public final class Tracker: Sendable {
             AnalyticsDirectory.purge(stateDirectory)
             return false
         }
-        if newlyGranted { track(TrackingSignal(Self.optedInEventName)) }
+        if newlyGranted { track(NamedEvent(Self.optedInEventName)) }
     }
 
     // MARK: Delivery

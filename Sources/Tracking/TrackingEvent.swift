@@ -33,7 +33,7 @@ extension TrackingValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral
 ///     case orderPlaced(items: Int, express: Bool)
 ///     case refundIssued
 ///
-///     var signalName: String {
+///     var name: String {
 ///         switch self {
 ///         case .orderPlaced: "order_placed"
 ///         case .refundIssued: "refund_issued"
@@ -54,7 +54,7 @@ extension TrackingValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral
 /// `hasColor: true`, not the colour, and never free text a user typed.
 public protocol TrackingEvent {
     /// The event's name, e.g. `order_placed` or `Orders.Place`.
-    var signalName: String { get }
+    var name: String { get }
     /// Flat typed parameters; empty by default.
     var parameters: [String: TrackingValue] { get }
 }
@@ -65,12 +65,12 @@ extension TrackingEvent {
 
 /// An event made on the spot, for the few that do not belong to a service's own enum (the
 /// tracker's `analytics_opted_in` and `analytics_opted_out` are two).
-public struct TrackingSignal: TrackingEvent, Sendable, Hashable {
-    public var signalName: String
+public struct NamedEvent: TrackingEvent, Sendable, Hashable {
+    public var name: String
     public var parameters: [String: TrackingValue]
 
-    public init(_ signalName: String, parameters: [String: TrackingValue] = [:]) {
-        self.signalName = signalName
+    public init(_ name: String, parameters: [String: TrackingValue] = [:]) {
+        self.name = name
         self.parameters = parameters
     }
 }

@@ -35,6 +35,13 @@ public enum TrackingSystem {
         }
     }
 
+    /// Plugs in where every tracked event goes as a breadcrumb (`CrashReporter.start` plugs in the
+    /// crash reporter's ring). Until a sink is set, `track(_:)` records no breadcrumb. Replacing
+    /// it is allowed; every sink ever set stays alive for the rest of the process.
+    public static func setBreadcrumbSink(_ sink: any BreadcrumbSink) {
+        BreadcrumbSinkSlot.install(sink)
+    }
+
     /// The tracker `track(_:)` uses.
     public static var tracker: Tracker { unmanagedTracker.takeUnretainedValue() }
 
@@ -55,5 +62,5 @@ public enum TrackingSystem {
 /// thread or task; returns without waiting on disk or network beyond one append.
 @inlinable
 public func track(_ event: some TrackingEvent) {
-    TrackingSystem.track(name: event.signalName, parameters: event.parameters)
+    TrackingSystem.track(name: event.name, parameters: event.parameters)
 }

@@ -1,4 +1,4 @@
-import CrashReport
+import CrashReportFormat
 import Foundation
 
 /// Removes a request's content coding (`Content-Encoding: gzip`), keeping the result bounded.

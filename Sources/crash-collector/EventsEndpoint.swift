@@ -1,3 +1,4 @@
+import CrashReportFormat
 import Foundation
 
 /// The analytics events API, `POST /v1/events` (seed 002 §4).
@@ -8,7 +9,7 @@ enum EventsEndpoint {
 
     /// `{"code": ..., "message": ...}`, the events API's error shape (§4.5).
     static func error(_ status: Int, code: String, message: String, headers: [(String, String)] = []) -> HTTPResponse {
-        .json(status, ["code": .string(code), "message": .string(Text.oneLine(message))], headers: headers)
+        .json(status, ["code": .string(code), "message": .string(Text.safe(message))], headers: headers)
     }
 }
 

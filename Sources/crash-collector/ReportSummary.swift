@@ -1,4 +1,4 @@
-import CrashReport
+import CrashReportFormat
 import Foundation
 
 /// What the collector lists about one stored report, and the crash group it belongs to.

@@ -1,4 +1,4 @@
-import CrashReport
+import CrashReportFormat
 import Foundation
 
 /// The plain transport: `POST /api/reports` with the report file as written, and the views of
@@ -39,7 +39,7 @@ extension Collector {
     }
 
     private func rejected(_ reason: String) -> HTTPResponse {
-        .json(400, ["status": "rejected", "error": .string(Text.oneLine(reason))])
+        .json(400, ["status": "rejected", "error": .string(Text.safe(reason))])
     }
 
     /// `GET /api/reports`: every stored report, newest first.
@@ -63,7 +63,7 @@ extension Collector {
     /// `GET /reports/<id>`: the crash log as text, symbolicated where this machine has the
     /// binaries, or `?format=json` the report as JSON (raw addresses, as stored).
     func showReport(id: String, query: [String: String]) -> HTTPResponse {
-        let missing = Self.error(404, "no report \(Text.oneLine(id))")
+        let missing = Self.error(404, "no report \(Text.safe(id))")
         switch query["format"] ?? "text" {
         case "text":
             guard let view = views.view(id: id, load: { reports.report(id: id) }) else { return missing }
@@ -77,22 +77,5 @@ extension Collector {
         default:
             return Self.error(400, "format must be text or json")
         }
-    }
-}
-
-enum Text {
-    /// Control characters escaped, so that a reason is one line whatever it quotes.
-    static func oneLine(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7f {
-                result +=
-                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

@@ -1,3 +1,4 @@
+import CrashReportFormat
 import Foundation
 
 extension Collector {
@@ -37,7 +38,7 @@ extension Collector {
         }
         if segments == ["v1", "events"] { return only("POST") { receiveEvents(request) } }
         if segments == ["control", "fail-next"] { return only("POST") { controlFailNext(request) } }
-        return Self.error(404, "no such resource: \(Text.oneLine(path))")
+        return Self.error(404, "no such resource: \(Text.safe(path))")
     }
 
     /// The planned failure for this ingestion request, if the fault hook has one.

@@ -1,3 +1,4 @@
+import CrashReportSentry
 import Foundation
 
 /// `X-Sentry-Auth: Sentry sentry_version=7, sentry_key=..., sentry_client=...`. Envelopes

@@ -1,4 +1,4 @@
-import CrashReport
+import CrashReportFormat
 import Foundation
 
 /// The Sentry transport: `POST /api/<project>/envelope/`.
@@ -62,6 +62,6 @@ extension Collector {
 
     /// Sentry answers errors as `{"detail": reason}`.
     private func sentryError(_ status: Int, _ reason: String) -> HTTPResponse {
-        .json(status, ["detail": .string(Text.oneLine(reason))])
+        .json(status, ["detail": .string(Text.safe(reason))])
     }
 }

@@ -1,4 +1,5 @@
-import CrashReport
+import CrashReportFormat
+import CrashSymbolication
 import Synchronization
 
 /// Stored reports as people read them: symbolicated with the binaries on the collector's own

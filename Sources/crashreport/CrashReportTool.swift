@@ -1,4 +1,4 @@
-import CrashReport
+import CrashReportFormat
 import Foundation
 
 /// Exit statuses, as swift-argument-parser uses them.

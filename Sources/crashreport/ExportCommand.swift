@@ -1,4 +1,7 @@
-import CrashReport
+import CrashReportDelivery
+import CrashReportFormat
+import CrashReportSentry
+import CrashSymbolication
 import Foundation
 
 /// `crashreport export`: one report as JSON or as the Sentry envelope the Sentry transport

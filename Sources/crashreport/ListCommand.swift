@@ -1,4 +1,5 @@
-import CrashReport
+import CrashReportDelivery
+import CrashReportFormat
 import Foundation
 
 /// `crashreport list`: one line per report in pending/, delivered/ and rejected/.

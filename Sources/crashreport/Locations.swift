@@ -1,4 +1,5 @@
-import CrashReport
+import CrashReportDelivery
+import CrashReportFormat
 import Foundation
 
 /// A failure of a subcommand: one line on stderr, exit status 1.

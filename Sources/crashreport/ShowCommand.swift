@@ -1,4 +1,5 @@
-import CrashReport
+import CrashReportFormat
+import CrashSymbolication
 import Foundation
 
 /// `crashreport show`: one report as a symbolicated crash log, or as JSON.

@@ -1,4 +1,4 @@
-import CrashReport
+import CrashReportFormat
 import Foundation
 
 /// `crashreport stats`: crash groups by signature, with counts and first and last seen.

@@ -1,4 +1,7 @@
-import CrashReport
+import CrashReportDelivery
+import CrashReportFormat
+import CrashReportSentry
+import CrashSymbolication
 import Foundation
 
 /// `crashreport upload`: one delivery pass over a state directory's pending reports, with the
@@ -62,6 +65,6 @@ enum UploadCommand {
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? "") else {
             throw ToolFailure(description: "invalid URL: \(text)")
         }
-        return HTTPTransport(url: url, timeout: timeout)
+        return HTTPEndpointTransport(url: url, timeout: timeout)
     }
 }

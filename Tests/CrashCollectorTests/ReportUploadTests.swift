@@ -1,4 +1,4 @@
-import CrashReport
+import CrashReportFormat
 import Foundation
 import Synchronization
 import Testing

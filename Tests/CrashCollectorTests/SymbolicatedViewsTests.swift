@@ -1,4 +1,5 @@
-import CrashReport
+import CrashReportFormat
+import CrashSymbolication
 import Foundation
 import Synchronization
 import Testing

@@ -2,6 +2,8 @@ import CCrashReporter
 import Foundation
 import Testing
 
+@testable import CrashReporter
+
 /// The handler's JSON string writer, through the same function the handler uses.
 func jsonString(_ bytes: [UInt8], max: Int = 1000) throws -> (literal: String, decoded: String) {
     var buffer = [CChar](repeating: 0, count: 8 * bytes.count + 16)

@@ -1,4 +1,4 @@
-import CrashReport
+import CrashReportDelivery
 import Foundation
 import Testing
 

@@ -1,6 +1,8 @@
-import CrashReport
+import CrashReportDelivery
 import Foundation
 import Testing
+
+@testable import crash_collector
 
 /// `crashreport` on a state directory filled by real crashes.
 @Suite("crashreport on real reports")

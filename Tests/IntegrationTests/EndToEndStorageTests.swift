@@ -1,4 +1,3 @@
-import CrashReport
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import CrashReport
+import CrashReportFormat
 import Foundation
 
 /// A report file as the tests read it: the decompressed JSON text (to search for secrets),

@@ -1,6 +1,10 @@
-import CrashReport
+import CrashReportFormat
+import CrashReportSentry
+import CrashSymbolication
 import Foundation
 import Testing
+
+@testable import crash_collector
 
 /// Real crashes of `crash-test` (debug and, when built, release), symbolicated on this machine
 /// from the binary the sandbox ran (`~/bin/crash-test` under the sandbox's home).

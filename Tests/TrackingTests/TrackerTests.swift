@@ -1,5 +1,5 @@
-import CrashReporter
 import Foundation
+import TestSupport
 import Testing
 import TrackingTestKit
 
@@ -10,7 +10,7 @@ enum ShopEvent: TrackingEvent {
     case contacted(note: String)
     case refunded
 
-    var signalName: String {
+    var name: String {
         switch self {
         case .orderPlaced: "order_placed"
         case .contacted: "support_contacted"
@@ -34,7 +34,7 @@ struct TrackerTests {
     func makeTracker(
         _ providers: [any AnalyticsProvider], breadcrumbs: BreadcrumbRecorder = BreadcrumbRecorder()
     ) -> Tracker {
-        Tracker(stateDirectory: dir.path, providers: providers, breadcrumbs: breadcrumbs.sink)
+        Tracker(stateDirectory: dir.path, providers: providers, breadcrumbs: breadcrumbs)
     }
 
     // MARK: Default: unknown
@@ -51,17 +51,6 @@ struct TrackerTests {
         #expect(crumbs.all.first?.data.sorted() == ["express=true", "items=2"])
         #expect(dir.files.isEmpty)
         #expect(tracker.installID == nil)
-    }
-
-    @Test("denied: nothing but the choice is stored")
-    func deniedStoresOnlyTheChoice() throws {
-        let recorder = RecordingAnalyticsProvider()
-        let tracker = makeTracker([recorder, EventsAPIProvider(stateDirectory: dir.path, transport: FakeTransport())])
-        try tracker.setAnalyticsConsent(granted: false)
-        for _ in 0..<30 { tracker.track(ShopEvent.refunded) }
-        #expect(dir.files == ["analytics.consent"])
-        #expect(recorder.events.isEmpty)
-        #expect(recorder.farewells.isEmpty)
     }
 
     // MARK: Granting
@@ -199,7 +188,7 @@ struct TrackerTests {
         let crumbs = BreadcrumbRecorder()
         let tracker = makeTracker([recorder], breadcrumbs: crumbs)
         try tracker.setAnalyticsConsent(granted: true)
-        tracker.track(TrackingSignal(name))
+        tracker.track(NamedEvent(name))
         #expect(recorder.eventNames == ["analytics_opted_in"])
         #expect(crumbs.all.map(\.message) == ["analytics_opted_in"])
     }
@@ -209,20 +198,13 @@ struct TrackerTests {
         let recorder = RecordingAnalyticsProvider()
         let tracker = makeTracker([recorder])
         try tracker.setAnalyticsConsent(granted: true)
-        tracker.track(TrackingSignal("planted", parameters: Planted.values))
+        tracker.track(NamedEvent("planted", parameters: Planted.values))
         let event = try #require(recorder.events.last)
         let text = event.parameters.values.map(\.text).joined(separator: " ")
         for fragment in Planted.fragments {
             #expect(!text.contains(fragment), "\(fragment) leaked")
         }
         #expect(event.parameters["email"] == "contact [redacted] now")
-    }
-
-    @Test("breadcrumbs carry the first four parameters by key")
-    func breadcrumbData() {
-        let data = Tracker.breadcrumbData(["e": 5, "a": 1, "c": "three", "b": true, "d": 4.5])
-        #expect(data.map(\.key) == ["a", "b", "c", "d"])
-        #expect(data.map(\.value) == ["1", "true", "three", "4.5"])
     }
 
     @Test("track is callable from many tasks at once; every event arrives once")

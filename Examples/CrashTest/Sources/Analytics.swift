@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Tracking
+import TrackingEventsAPI
 
 /// crash-test's tracking setup: one `Tracker` on the crash reporter's state directory, with
 /// the events-API provider when `EVENTS_API_URL` and `EVENTS_WRITE_KEY` are both set, installed

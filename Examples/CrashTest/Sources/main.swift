@@ -64,7 +64,7 @@ guard let command = arguments.first else { fail("missing command") }
 
 var kind: CrashKind?
 var serveSeconds: Double?
-var trackedSignal: TrackingSignal?
+var trackedSignal: NamedEvent?
 switch command {
 case "kinds":
     for kind in CrashKind.allCases { print(kind.rawValue) }
@@ -90,7 +90,7 @@ case "serve":
     serveSeconds = seconds
 case "track":
     guard arguments.count >= 2 else { fail("expected: track NAME [KEY=VALUE...]") }
-    trackedSignal = TrackingSignal(arguments[1], parameters: parseParameters(arguments.dropFirst(2)))
+    trackedSignal = NamedEvent(arguments[1], parameters: parseParameters(arguments.dropFirst(2)))
 case "crash":
     guard arguments.count >= 2 else { fail("missing crash kind") }
     guard let parsed = CrashKind(rawValue: arguments[1]) else { fail("unknown crash kind '\(arguments[1])'") }

@@ -1,4 +1,4 @@
-import CrashReport
+import CrashReportFormat
 import Foundation
 
 /// Real reports: the committed one (made by `crash-test crash segfault`) and variants of it.

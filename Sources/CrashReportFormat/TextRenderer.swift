@@ -1,0 +1,215 @@
+/// Renders a report as a crash log for people: the header, the fatal-error message first when
+/// there is one, the signal, the crashing thread, its frames, the registers, the breadcrumbs
+/// (with times relative to the crash) and the loaded images.
+///
+/// Every string that came from the report is printed with control characters escaped, so a
+/// report cannot move the cursor or change colours in the reader's terminal.
+public struct TextRenderer: Sendable {
+    /// Symbols by frame index (see ``FrameSymbol``).
+    public var symbols: [Int: [FrameSymbol]]
+    /// The "Swift runtime failure: …" reason a symbolicator found for an -O trap, printed
+    /// first when the runtime recorded no message of its own.
+    public var runtimeFailure: String?
+    /// Registers per line in the register table.
+    public var registerColumns: Int
+
+    public init(symbols: [Int: [FrameSymbol]] = [:], runtimeFailure: String? = nil, registerColumns: Int = 3) {
+        self.symbols = symbols
+        self.runtimeFailure = runtimeFailure
+        self.registerColumns = max(1, registerColumns)
+    }
+
+    public func render(_ report: CrashReport) -> String {
+        var sections = [header(report)]
+        if let message = report.crash.message {
+            sections.append(Text.safe(message))
+        } else if let runtimeFailure {
+            sections.append(Text.safe(runtimeFailure))
+        }
+        sections.append(cause(report))
+        sections.append(frames(report))
+        sections.append(registers(report.crash.registers))
+        sections.append(breadcrumbs(report))
+        sections.append(images(report.images))
+        return sections.joined(separator: "\n\n") + "\n"
+    }
+
+    func header(_ report: CrashReport) -> String {
+        let app = report.app
+        var appLine = app.name.isEmpty ? "(unnamed)" : Text.safe(app.name)
+        if !app.version.isEmpty { appLine += " " + Text.safe(app.version) }
+        if !app.build.isEmpty { appLine += " (build \(Text.safe(app.build)))" }
+        if !app.environment.isEmpty { appLine += ", environment \(Text.safe(app.environment))" }
+        let os = report.os
+        var osLine = [os.name, os.release, os.machine].filter { !$0.isEmpty }.map(Text.safe).joined(separator: " ")
+        if !os.distribution.isEmpty { osLine += ", " + Text.safe(os.distribution) }
+        return [
+            "Crash report \(Text.safe(report.reportID))",
+            Text.field("App", appLine),
+            Text.field("Time", "\(Text.safe(report.timestamp)), \(Text.seconds(report.uptimeMs)) after launch"),
+            Text.field("OS", osLine),
+        ].joined(separator: "\n")
+    }
+
+    func cause(_ report: CrashReport) -> String {
+        let crash = report.crash
+        let signal = crash.signal
+        let addressLabel =
+            switch signal.name {
+            case "SIGSEGV", "SIGBUS": "Fault address"
+            case "SIGILL", "SIGFPE", "SIGTRAP": "Instruction"
+            default: "Address"
+            }
+        let thread = crash.thread
+        var threadLine = "\(thread.id)"
+        if !thread.name.isEmpty { threadLine += " \"\(Text.safe(thread.name))\"" }
+        if thread.main { threadLine += " (main thread)" }
+        return [
+            Text.field(
+                "Signal",
+                "\(Text.safe(signal.name)) (\(signal.number)), code \(Text.safe(signal.codeName)) (\(signal.code))"),
+            Text.field(addressLabel, signal.address.hex),
+            Text.field("Thread", threadLine),
+        ].joined(separator: "\n")
+    }
+
+    func frames(_ report: CrashReport) -> String {
+        let frames = report.crash.frames
+        var lines = ["Frames (\(frames.count)):"]
+        let indexWidth = String(max(frames.count - 1, 0)).count
+        let names = frames.map { report.image(of: $0).map { Text.safe($0.name) } ?? "???" }
+        let nameWidth = min(names.map(\.count).max() ?? 0, 32)
+        for (index, frame) in frames.enumerated() {
+            let image = report.image(of: frame)
+            let location: String
+            if let image, frame.ip >= image.base {
+                location = "\(names[index])+0x\(String(frame.ip.rawValue - image.base.rawValue, radix: 16))"
+            } else {
+                location = "???"
+            }
+            var line =
+                "  " + Text.pad(String(index), indexWidth, right: true) + "  " + Text.pad(names[index], nameWidth)
+            line += "  " + frame.ip.paddedHex + "  " + location
+            let resolved = symbols[index] ?? []
+            if resolved.isEmpty {
+                lines.append(line)
+                continue
+            }
+            let continuation = String(repeating: " ", count: 2 + indexWidth + 2 + nameWidth + 2 + 18)
+            for (position, symbol) in resolved.enumerated() {
+                let text = (symbol.inlined ? "[inlined] " : "") + Text.safe(symbol.text)
+                lines.append((position == 0 ? line + "  " : continuation + "  ") + text)
+            }
+        }
+        if frames.isEmpty { lines.append("  (none)") }
+        if report.crash.framesTruncated {
+            lines.append("  ... stack truncated: the thread had more frames than the report keeps")
+        }
+        if let error = report.crash.unwindError {
+            lines.append("  unwinding stopped early: \(Text.safe(error))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    func registers(_ registers: CrashReport.Registers) -> String {
+        let ordered = registers.ordered
+        let nameWidth = ordered.map { Text.safe($0.name).count }.max() ?? 0
+        let cells = ordered.map { Text.pad(Text.safe($0.name), nameWidth, right: true) + " " + $0.value.paddedHex }
+        var lines = ["Registers:"]
+        var start = 0
+        while start < cells.count {
+            let row = cells[start..<min(start + registerColumns, cells.count)]
+            lines.append("  " + row.joined(separator: "   "))
+            start += registerColumns
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    func breadcrumbs(_ report: CrashReport) -> String {
+        let ring = report.breadcrumbs
+        var lines = ["Breadcrumbs (\(ring.items.count), ring of \(ring.capacity), \(ring.torn) torn):"]
+        let times = ring.items.map { Text.relative($0.timestampMs - report.timestampMs) }
+        let timeWidth = times.map(\.count).max() ?? 0
+        let categoryWidth = min(ring.items.map { Text.safe($0.category).count }.max() ?? 0, 31)
+        let levelWidth = CrashReport.Breadcrumb.Level.allCases.map(\.rawValue.count).max() ?? 0
+        for (item, time) in zip(ring.items, times) {
+            var line = "  " + Text.pad(time, timeWidth, right: true) + "  " + Text.pad(item.level.rawValue, levelWidth)
+            line += "  " + Text.pad(Text.safe(item.category), categoryWidth) + "  " + Text.safe(item.message)
+            let data = item.data.keys.sorted().map { "\(Text.safe($0))=\(Text.safe(item.data[$0]!))" }
+            if !data.isEmpty { line += "  " + data.joined(separator: " ") }
+            lines.append(Text.trimmingTrailingSpaces(line))
+        }
+        if ring.items.isEmpty { lines.append("  (none)") }
+        return lines.joined(separator: "\n")
+    }
+
+    func images(_ images: [CrashReport.Image]) -> String {
+        var lines = ["Images (\(images.count)):"]
+        let sizes = images.map { String($0.size) }
+        let sizeWidth = sizes.map(\.count).max() ?? 0
+        let names = images.map { Text.safe($0.name) }
+        let nameWidth = min(names.map(\.count).max() ?? 0, 32)
+        // Build ids are validated hex; `-` when the image has none.
+        let buildIDs = images.map { $0.buildID.isEmpty ? "-" : $0.buildID }
+        let buildIDWidth = buildIDs.map(\.count).max() ?? 0
+        for (index, image) in images.enumerated() {
+            var line = "  " + image.base.paddedHex + "  " + Text.pad(sizes[index], sizeWidth, right: true)
+            line += "  " + Text.pad(names[index], nameWidth) + "  " + Text.pad(buildIDs[index], buildIDWidth)
+            if image.path != image.name { line += "  " + Text.safe(image.path) }
+            if image.main { line += "  (main)" }
+            lines.append(Text.trimmingTrailingSpaces(line))
+        }
+        if images.isEmpty { lines.append("  (none)") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Small text helpers for the renderer.
+package enum Text {
+    /// Escapes C0 and C1 control characters and DEL as `\u{..}`, so report contents cannot
+    /// drive the terminal.
+    package static func safe(_ string: String) -> String {
+        guard string.unicodeScalars.contains(where: isControl) else { return string }
+        var out = String.UnicodeScalarView()
+        for scalar in string.unicodeScalars {
+            if isControl(scalar) {
+                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value)
+    }
+
+    package static func trimmingTrailingSpaces(_ line: String) -> String {
+        var line = line
+        while line.last == " " { line.removeLast() }
+        return line
+    }
+
+    package static func field(_ label: String, _ value: String) -> String {
+        pad(label + ":", 15) + value
+    }
+
+    package static func pad(_ string: String, _ width: Int, right: Bool = false) -> String {
+        let fill = String(repeating: " ", count: max(0, width - string.count))
+        return right ? fill + string : string + fill
+    }
+
+    /// `1.234s` from milliseconds.
+    package static func seconds(_ milliseconds: Int64) -> String {
+        let magnitude = milliseconds.magnitude
+        let fraction = String(magnitude % 1000)
+        let sign = milliseconds < 0 ? "-" : ""
+        return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)s"
+    }
+
+    /// A time relative to the crash: `-1.234s` before it, `+0.005s` after (a clock step).
+    package static func relative(_ milliseconds: Int64) -> String {
+        milliseconds > 0 ? "+" + seconds(milliseconds) : "-" + seconds(Int64(clamping: milliseconds.magnitude))
+    }
+}

@@ -1,0 +1,98 @@
+import CrashReportFormat
+import Foundation
+
+/// Turns a crash report into a Sentry envelope holding one event item, ready to POST to a
+/// DSN's ``SentryDSN/envelopeURL`` (see docs/sentry.md for every member and why).
+///
+/// The envelope is newline-delimited: the envelope header (`event_id`, `sent_at`, `sdk`; no
+/// DSN), the item header `{"type":"event","length":N}`, then the event JSON.
+public enum SentryEnvelope {
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The report's id is not a UUID, so it cannot be the event id.
+        case invalidReportID(String)
+        case encoding(String)
+
+        public var description: String {
+            switch self {
+            case .invalidReportID(let id): "the report id is not a UUID: \(Text.safe(id))"
+            case .encoding(let reason): "cannot encode the event: \(Text.safe(reason))"
+            }
+        }
+    }
+
+    /// The envelope for `report`. `symbols` are the symbolicator's, by frame index (may be
+    /// empty: Sentry can symbolicate on the server from `debug_meta`). `release` defaults to
+    /// `name@version` from the report, `environment` to the report's.
+    public static func make(
+        report: CrashReport, symbols: [Int: [FrameSymbol]], release: String?, environment: String?,
+        sdkName: String, sdkVersion: String, sentAt: Date = Date()
+    ) throws(Failure) -> Data {
+        let event = try SentryEvent(
+            report: report, symbols: symbols, release: release, environment: environment, sdkName: sdkName,
+            sdkVersion: sdkVersion)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let payload: Data
+        let header: Data
+        let itemHeader: Data
+        do {
+            payload = try encoder.encode(event)
+            header = try encoder.encode(
+                EnvelopeHeader(
+                    event_id: event.event_id, sent_at: timestamp(sentAt),
+                    sdk: .init(name: sdkName, version: sdkVersion)))
+            itemHeader = try encoder.encode(ItemHeader(type: "event", length: payload.count))
+        } catch {
+            throw .encoding(String(describing: error))
+        }
+        var envelope = Data()
+        envelope.append(header)
+        envelope.append(0x0a)
+        envelope.append(itemHeader)
+        envelope.append(0x0a)
+        envelope.append(payload)
+        envelope.append(0x0a)
+        return envelope
+    }
+
+    /// The debug id Sentry derives from an ELF GNU build id: the first 16 bytes (zero-padded
+    /// when shorter) read as a little-endian GUID, that is the first 4, the next 2 and the
+    /// next 2 bytes each reversed, written as a lower-case hyphenated UUID.
+    /// `f1c3bcc0279865fe3058404b2831d9e64135386c` gives `c0bcc3f1-9827-fe65-3058-404b2831d9e6`.
+    public static func debugID(fromBuildID buildID: String) -> String {
+        var bytes: [UInt8] = []
+        var index = buildID.startIndex
+        while bytes.count < 16, let next = buildID.index(index, offsetBy: 2, limitedBy: buildID.endIndex),
+            index < buildID.endIndex, let byte = UInt8(buildID[index..<next], radix: 16)
+        {
+            bytes.append(byte)
+            index = next
+        }
+        bytes += [UInt8](repeating: 0, count: 16 - bytes.count)
+        bytes[0..<4].reverse()
+        bytes[4..<6].reverse()
+        bytes[6..<8].reverse()
+        let hex = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }
+        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }
+            .joined(separator: "-")
+    }
+
+    /// RFC 3339 UTC with milliseconds, as `sent_at` wants.
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+
+    private struct EnvelopeHeader: Encodable {
+        var event_id: String
+        var sent_at: String
+        var sdk: SentryEvent.SDK
+    }
+
+    private struct ItemHeader: Encodable {
+        var type: String
+        var length: Int
+    }
+}

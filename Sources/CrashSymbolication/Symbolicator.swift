@@ -1,0 +1,141 @@
+import CrashReportFormat
+
+/// Turns a report's raw addresses into function names, source locations and inlined frames,
+/// using the binaries that are still on this machine.
+///
+/// An image is used only when its file is on disk (a leading `~` is the given home directory)
+/// **and** its GNU build id equals the one in the report: a rebuilt or upgraded binary at the
+/// same path would give plausible but wrong answers, so it gives none. Frames in other images
+/// keep their raw address (the report always keeps addresses and build ids, for a server).
+///
+/// The symbol lookup, DWARF line tables, inlined frames and demangling are the Swift runtime's
+/// own (the toolchain's `Runtime` module, `libswiftRuntime.so`), which ships with every Swift
+/// runtime since 6.2: no toolchain is needed where the service runs. See docs/symbolication.md.
+public struct Symbolicator: Sendable {
+    /// What replaces a leading `~` in an image path; `nil` leaves such images unresolved.
+    public var homeDirectory: String?
+
+    /// `homeDirectory` defaults to `$HOME`, the directory the reporter shortened to `~`.
+    public init(homeDirectory: String? = Symbolicator.environmentHome()) {
+        self.homeDirectory = homeDirectory
+    }
+
+    /// Symbols by frame index, innermost inlined call first (the shape ``TextRenderer`` takes).
+    public func symbolicate(_ report: CrashReport) -> [Int: [FrameSymbol]] {
+        symbolication(of: report).symbols
+    }
+
+    /// Symbols plus what happened to each image and the runtime-failure reason.
+    public func symbolication(of report: CrashReport) -> Symbolication {
+        var statuses: [Int: Symbolication.ImageStatus] = [:]
+        var usable: [Int: UsableImage] = [:]
+        for index in Set(report.crash.frames.compactMap(\.imageIndex)).sorted()
+        where report.images.indices.contains(index) {
+            let image = report.images[index]
+            let (status, file) = resolve(image)
+            statuses[index] = status
+            if let file, case .matched(let path) = status {
+                usable[index] = UsableImage(image: image, path: path, loadEnd: file.loadEnd, identity: file.identity)
+            }
+        }
+        guard !usable.isEmpty else {
+            return Symbolication(symbols: [:], runtimeFailure: nil, images: statuses)
+        }
+        let (symbols, failure) = RuntimeSymbolication.run(
+            frames: report.crash.frames, images: usable, architecture: report.os.machine)
+        return Symbolication(symbols: symbols, runtimeFailure: failure, images: statuses)
+    }
+
+    /// The path of an image's file on this machine: `~` expanded, `nil` for the vDSO and other
+    /// images without a path.
+    public func localPath(of image: CrashReport.Image) -> String? {
+        let path = image.path
+        if path.hasPrefix("/") { return path }
+        if path == "~" || path.hasPrefix("~/"), let home = homeDirectory, home.hasPrefix("/") {
+            let trimmed = home.hasSuffix("/") ? String(home.dropLast()) : home
+            return trimmed + path.dropFirst()
+        }
+        return nil
+    }
+
+    func resolve(_ image: CrashReport.Image) -> (Symbolication.ImageStatus, ELFImageFile?) {
+        guard !image.buildID.isEmpty else { return (.noBuildID, nil) }
+        guard let path = localPath(of: image) else { return (.noFile, nil) }
+        do {
+            let file = try ELFImageFile.inspect(path: path)
+            guard file.buildID == image.buildID.lowercased() else {
+                return (.buildIDMismatch(path: path, onDisk: file.buildID), nil)
+            }
+            return (.matched(path: path), file)
+        } catch {
+            switch error {
+            case .missing: return (.missing(path: path), nil)
+            case .notAFile: return (.unreadable(path: path, reason: "not a regular file"), nil)
+            case .unreadable(let reason): return (.unreadable(path: path, reason: reason), nil)
+            case .notELF: return (.unreadable(path: path, reason: "not an ELF file"), nil)
+            case .unsupported(let reason): return (.unreadable(path: path, reason: reason), nil)
+            }
+        }
+    }
+
+    public static func environmentHome() -> String? {
+        guard let value = getenv("HOME") else { return nil }
+        return String(cString: value)
+    }
+}
+
+/// The result of symbolicating one report.
+public struct Symbolication: Sendable, Equatable {
+    /// What the symbolicator found for one of the report's images (those that frames point into).
+    public enum ImageStatus: Sendable, Equatable {
+        /// The file is there with the report's build id: its frames were symbolicated.
+        case matched(path: String)
+        /// The report has no build id for the image, so no file can be trusted for it.
+        case noBuildID
+        /// The image has no file path (the vDSO), or it starts with `~` and no home is known.
+        case noFile
+        /// No file at the path.
+        case missing(path: String)
+        /// A file from a different build is at the path (`onDisk` is empty when it has no build id).
+        case buildIDMismatch(path: String, onDisk: String)
+        /// The file could not be read as an ELF image.
+        case unreadable(path: String, reason: String)
+    }
+
+    /// Symbols by frame index, innermost inlined call first, all but the last `inlined`.
+    public var symbols: [Int: [FrameSymbol]]
+    /// The reason the compiler recorded for a `-O` trap in the crashing frame, e.g.
+    /// `Swift runtime failure: Unexpectedly found nil while unwrapping an Optional value`:
+    /// the name of the pseudo-function that the trap instruction is "inlined" from. `nil` when
+    /// frame 0 is not such a trap or its image has no debug information.
+    public var runtimeFailure: String?
+    /// By image index, for each image that a frame points into.
+    public var images: [Int: ImageStatus]
+
+    public init(symbols: [Int: [FrameSymbol]], runtimeFailure: String?, images: [Int: ImageStatus]) {
+        self.symbols = symbols
+        self.runtimeFailure = runtimeFailure
+        self.images = images
+    }
+}
+
+/// An image whose file on disk was checked against the report's build id.
+struct UsableImage: Sendable {
+    var image: CrashReport.Image
+    var path: String
+    var loadEnd: UInt64
+    var identity: ELFImageFile.Identity
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension TextRenderer {
+    /// Renders with what a symbolicator found.
+    public init(symbolication: Symbolication) {
+        self.init(symbols: symbolication.symbols, runtimeFailure: symbolication.runtimeFailure)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Tracking
+
+/// When to send and what to do with a batch after each attempt: the retry rules of the
+/// events API as a pure value type. Time comes in as an argument, so every rule is testable
+/// without waiting.
+///
+/// - 2xx: the batch is done (per-event rejections inside a 200 are not retried).
+/// - no response, 5xx: keep the batch, wait 30 s, then 60, 120, … at most 10 min.
+/// - 429: keep the batch, wait `Retry-After` (1 s to 1 h), or the backoff when it is missing.
+/// - 413: keep the batch and halve the batch size; a single event that is too large is dropped.
+/// - any other status: drop the batch.
+struct DeliveryStateMachine: Sendable, Equatable {
+    static let initialBackoff = Duration.seconds(30)
+    static let maxBackoff = Duration.seconds(600)
+    static let maxRetryAfter = Duration.seconds(3600)
+
+    enum State: Sendable, Equatable {
+        case idle
+        case sending
+        case waiting(until: ContinuousClock.Instant)
+    }
+
+    enum Outcome: Sendable, Equatable {
+        case noResponse
+        case status(Int, retryAfter: Duration?)
+    }
+
+    enum Decision: Sendable, Equatable {
+        /// Remove the batch from the queue: `delivered` or refused for good.
+        case remove(delivered: Bool)
+        /// Keep the batch; the next attempt may start at `retryAt`.
+        case keep(retryAt: ContinuousClock.Instant)
+    }
+
+    let maxBatchSize: Int
+    private(set) var state: State = .idle
+    /// Attempts that failed in a row with no response or 5xx.
+    private(set) var failures = 0
+    /// How many events the next batch may hold (lowered by 413).
+    private(set) var batchSize: Int
+
+    init(maxBatchSize: Int = 100) {
+        self.maxBatchSize = maxBatchSize
+        self.batchSize = maxBatchSize
+    }
+
+    /// Whether an attempt may start at `now`: not while one is in flight or a wait runs.
+    func canSend(at now: ContinuousClock.Instant) -> Bool {
+        switch state {
+        case .idle: return true
+        case .sending: return false
+        case .waiting(let until): return now >= until
+        }
+    }
+
+    /// Starts an attempt; false (and no change) when `canSend` is false.
+    mutating func startSending(at now: ContinuousClock.Instant) -> Bool {
+        guard canSend(at: now) else { return false }
+        state = .sending
+        return true
+    }
+
+    /// The end of a wait, nil when none runs.
+    var retryAt: ContinuousClock.Instant? {
+        if case .waiting(let until) = state { return until }
+        return nil
+    }
+
+    /// The wait after the `n`th failure in a row: 30 s doubling, at most 10 min.
+    static func backoff(afterFailures n: Int) -> Duration {
+        guard n > 0 else { return .zero }
+        let doublings = min(n - 1, 10)
+        return min(initialBackoff * (1 << doublings), maxBackoff)
+    }
+
+    /// Applies the outcome of the attempt that sent `batchCount` events.
+    mutating func finish(_ outcome: Outcome, batchCount: Int, at now: ContinuousClock.Instant) -> Decision {
+        switch outcome {
+        case .noResponse:
+            return keepAfterFailure(now)
+        case .status(let code, let retryAfter):
+            switch code {
+            case 200..<300:
+                failures = 0
+                batchSize = maxBatchSize
+                state = .idle
+                return .remove(delivered: true)
+            case 429:
+                guard let retryAfter else { return keepAfterFailure(now) }
+                let wait = min(max(retryAfter, .seconds(1)), Self.maxRetryAfter)
+                state = .waiting(until: now + wait)
+                return .keep(retryAt: now + wait)
+            case 413 where batchCount > 1:
+                batchSize = max(1, batchCount / 2)
+                state = .idle
+                return .keep(retryAt: now)
+            case 500..<600:
+                return keepAfterFailure(now)
+            default:
+                state = .idle
+                return .remove(delivered: false)
+            }
+        }
+    }
+
+    private mutating func keepAfterFailure(_ now: ContinuousClock.Instant) -> Decision {
+        failures += 1
+        let until = now + Self.backoff(afterFailures: failures)
+        state = .waiting(until: until)
+        return .keep(retryAt: until)
+    }
+
+    /// Forgets every wait and failure (consent revoked: pending retries are cancelled).
+    mutating func reset() {
+        self = DeliveryStateMachine(maxBatchSize: maxBatchSize)
+    }
+
+    /// Parses `Retry-After`: delay seconds, or an HTTP date relative to `now`.
+    static func parseRetryAfter(_ value: String?, now: Double) -> Duration? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
+        guard let date = HTTPDate.parse(value) else { return nil }
+        return .seconds(max(0, date - now))
+    }
+}

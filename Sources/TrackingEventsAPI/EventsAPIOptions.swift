@@ -1,0 +1,155 @@
+import Foundation
+import Tracking
+
+/// How the events-API provider is set up. Environment variables fill in what the code leaves
+/// out: `EVENTS_API_URL` and `EVENTS_WRITE_KEY`.
+public struct EventsAPIOptions: Sendable {
+    /// The API's base URL, e.g. `https://events.example.com/v1`; events go to `<base>/events`.
+    /// A URL that already ends in `/events` is used as is, one without `/v1` gets `/v1/events`.
+    /// Without one (here or in `EVENTS_API_URL`) events stay queued.
+    public var baseURL: URL?
+    /// Sent as `X-Write-Key`. Without one (here or in `EVENTS_WRITE_KEY`) events stay queued.
+    public var writeKey: String?
+    /// `context.app_version`, e.g. `1.4.2` (else `CRASH_REPORTER_APP_VERSION`, `SENTRY_RELEASE`).
+    public var appVersion: String?
+    /// `context.build`, a build number or commit.
+    public var build: String?
+    /// `context.environment`: `debug` in debug builds, else `production`, unless given.
+    public var environment: String?
+    /// Send when this many events are queued.
+    public var flushAt: Int
+    /// Send what is queued this often.
+    public var flushInterval: Duration
+    /// Keep at most this many events; past it the oldest are dropped.
+    public var maxQueued: Int
+    /// Events per request, 1 to 100.
+    public var maxBatchSize: Int
+    /// How long one request may take.
+    public var requestTimeout: Duration
+
+    public init(
+        baseURL: URL? = nil,
+        writeKey: String? = nil,
+        appVersion: String? = nil,
+        build: String? = nil,
+        environment: String? = nil,
+        flushAt: Int = 20,
+        flushInterval: Duration = .seconds(30),
+        maxQueued: Int = 1_000,
+        maxBatchSize: Int = 100,
+        requestTimeout: Duration = .seconds(30)
+    ) {
+        self.baseURL = baseURL
+        self.writeKey = writeKey
+        self.appVersion = appVersion
+        self.build = build
+        self.environment = environment
+        self.flushAt = flushAt
+        self.flushInterval = flushInterval
+        self.maxQueued = maxQueued
+        self.maxBatchSize = maxBatchSize
+        self.requestTimeout = requestTimeout
+    }
+
+    /// The `POST /v1/events` URL for a base URL.
+    static func eventsURL(base: URL) -> URL {
+        var text = base.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        if text.hasSuffix("/events") { return URL(string: text) ?? base }
+        if text.hasSuffix("/v1") { return URL(string: text + "/events") ?? base }
+        return URL(string: text + "/v1/events") ?? base
+    }
+}
+
+/// The options with the environment applied, and the context block made once.
+struct ResolvedEventsAPIOptions: Sendable {
+    var endpoint: URL?
+    var writeKey: String?
+    var flushAt: Int
+    var flushInterval: Duration
+    var maxQueued: Int
+    var maxBatchSize: Int
+    var requestTimeout: Duration
+    var context: [UInt8]
+
+    init(_ options: EventsAPIOptions, environment: [String: String]) {
+        let base = options.baseURL ?? environment["EVENTS_API_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) }
+        endpoint = base.map(EventsAPIOptions.eventsURL(base:))
+        writeKey = options.writeKey ?? environment["EVENTS_WRITE_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        flushAt = max(1, options.flushAt)
+        flushInterval = options.flushInterval
+        maxQueued = max(1, options.maxQueued)
+        maxBatchSize = min(100, max(1, options.maxBatchSize))
+        requestTimeout = options.requestTimeout
+        #if DEBUG
+            let defaultEnvironment = "debug"
+        #else
+            let defaultEnvironment = "production"
+        #endif
+        context = WireFormat.encodeContext([
+            (
+                "app_version",
+                options.appVersion ?? environment["CRASH_REPORTER_APP_VERSION"] ?? environment["SENTRY_RELEASE"]
+            ),
+            ("build", options.build),
+            ("os_version", LinuxContext.osVersion()),
+            ("device_model", LinuxContext.machine()),
+            ("locale", LinuxContext.locale(environment: environment)),
+            ("environment", options.environment ?? defaultEnvironment),
+        ])
+    }
+}
+
+/// What the seed's iOS context fields mean on a Linux server. None of them names the host,
+/// a user or anything else that could tell one machine from another of its kind.
+enum LinuxContext {
+    /// The distribution and its version from `/etc/os-release` (`debian 12`, `ubuntu 24.04`),
+    /// else the kernel release (`linux 6.1.0-18-amd64`).
+    static func osVersion(osRelease: String = "/etc/os-release") -> String? {
+        if let text = try? String(contentsOfFile: osRelease, encoding: .utf8) {
+            var fields: [String: String] = [:]
+            for line in text.split(separator: "\n") {
+                guard let eq = line.firstIndex(of: "=") else { continue }
+                var value = String(line[line.index(after: eq)...])
+                if value.hasPrefix("\"") && value.hasSuffix("\"") && value.count >= 2 {
+                    value = String(value.dropFirst().dropLast())
+                }
+                fields[String(line[..<eq])] = value
+            }
+            if let id = fields["ID"], !id.isEmpty {
+                return [id, fields["VERSION_ID"]].compactMap { $0 }.joined(separator: " ")
+            }
+        }
+        var name = utsname()
+        guard uname(&name) == 0 else { return nil }
+        return "linux " + field(&name.release)
+    }
+
+    /// The CPU architecture (`x86_64`, `aarch64`): the closest to a device model that says
+    /// nothing about the host.
+    static func machine() -> String? {
+        var name = utsname()
+        guard uname(&name) == 0 else { return nil }
+        return field(&name.machine)
+    }
+
+    /// `language_REGION` from `LC_ALL`, `LC_MESSAGES` or `LANG` (`en_US.UTF-8` gives `en_US`);
+    /// nil for `C` and `POSIX`.
+    static func locale(environment: [String: String]) -> String? {
+        let raw = [environment["LC_ALL"], environment["LC_MESSAGES"], environment["LANG"]]
+            .compactMap { $0 }.first { !$0.isEmpty }
+        guard var value = raw else { return nil }
+        if let dot = value.firstIndex(of: ".") { value = String(value[..<dot]) }
+        if let at = value.firstIndex(of: "@") { value = String(value[..<at]) }
+        if value == "C" || value == "POSIX" || value.isEmpty { return nil }
+        return value
+    }
+
+    private static func field<T>(_ tuple: inout T) -> String {
+        withUnsafeBytes(of: &tuple) { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let end = bytes.firstIndex(of: 0) ?? bytes.count
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
+        }
+    }
+}

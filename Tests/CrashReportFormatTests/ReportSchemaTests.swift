@@ -1,0 +1,29 @@
+import CrashReportFormat
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Embedded report schema")
+struct ReportSchemaTests {
+    static let docsSchema = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // CrashReportTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // the package
+        .appendingPathComponent("docs/report.schema.json")
+
+    @Test func embeddedCopyIsIdenticalToDocs() throws {
+        let docs = try Data(contentsOf: Self.docsSchema)
+        #expect(Data(ReportSchema.json.utf8) == docs, "paste docs/report.schema.json into ReportSchema.swift")
+    }
+
+    @Test func embeddedCopyParses() throws {
+        let schema = try JSONSchema(json: Data(ReportSchema.json.utf8))
+        #expect(JSONSchemaValidator(schema: schema).validate(ReportFixture.valid()).isEmpty)
+    }
+
+    @Test func schemaRejectsAnEmptyObject() {
+        let violations = JSONSchemaValidator(schema: ReportSchema.schema).validate([String: Any]())
+        #expect(violations.count == 10)
+        #expect(violations.allSatisfy { $0.keyword == "required" })
+    }
+}

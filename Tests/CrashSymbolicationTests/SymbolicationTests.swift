@@ -1,0 +1,229 @@
+import Foundation
+@_spi(Internal) import Runtime
+import Testing
+
+@testable import CrashReportFormat
+@testable import CrashSymbolication
+
+/// The symbolicator against this very test process: its frames and images, captured with the
+/// Swift runtime, are turned into a report as the crash handler would write it.
+@Suite("Symbolication")
+struct SymbolicationTests {
+    @Test("the compact image map's counts follow the format's table")
+    func counts() {
+        let table: [(Int, [UInt8])] = [
+            (0, [0x00]), (1, [0x01]), (127, [0x7f]), (128, [0x81, 0x00]), (129, [0x81, 0x01]), (700, [0x85, 0x3c]),
+            (1234, [0x89, 0x52]), (16384, [0x81, 0x80, 0x00]), (65535, [0x83, 0xff, 0x7f]),
+            (2_097_152, [0x81, 0x80, 0x80, 0x00]),
+        ]
+        for (value, bytes) in table { #expect(CompactImageMap.count(value) == bytes, "\(value)") }
+    }
+
+    @Test("addresses take the fewest bytes that survive the reader's sign extension")
+    func addresses() {
+        #expect(CompactImageMap.signedBigEndian(0) == [0])
+        #expect(CompactImageMap.signedBigEndian(0x7f) == [0x7f])
+        #expect(CompactImageMap.signedBigEndian(0xf0e0) == [0x00, 0xf0, 0xe0])
+        #expect(CompactImageMap.signedBigEndian(0x7f42_a390_c000) == [0x7f, 0x42, 0xa3, 0x90, 0xc0, 0x00])
+        #expect(CompactImageMap.signedBigEndian(0xffff_ffff_ff60_0000) == [0xff, 0x60, 0x00, 0x00])
+        #expect(CompactImageMap.signedBigEndian(UInt64.max) == [0xff])
+    }
+
+    @Test("the runtime reads back the image map we write")
+    func imageMapRoundTrip() throws {
+        let long = "/opt/" + String(repeating: "deep/", count: 30) + "libthing.so"
+        let entries = [
+            CompactImageMap.Entry(base: 0x7f00_0000_0000, end: 0x7f00_0000_f0e0, buildID: [1, 2, 3], path: long),
+            CompactImageMap.Entry(base: 0x5555_0000_0000, end: 0x5555_0001_0000, buildID: [], path: "/usr/bin/app"),
+        ]
+        let bytes = CompactImageMap.encode(platform: "x86_64-unknown-linux-gnu", entries: entries)
+        let map = try #require(ImageMap(compactImageMapData: bytes))
+        let images = Array(map)
+        try #require(images.count == 2)
+        #expect(images[0].path == "/usr/bin/app")
+        #expect(images[0].baseAddress == Backtrace.Address(UInt64(0x5555_0000_0000)))
+        #expect(images[0].endOfText == Backtrace.Address(UInt64(0x5555_0001_0000)))
+        #expect(images[1].path == long)
+        #expect(images[1].name == "libthing.so")
+        #expect(images[1].uniqueID == [1, 2, 3])
+        #expect(images[1].endOfText == Backtrace.Address(UInt64(0x7f00_0000_f0e0)))
+    }
+
+    @Test("the build id read from the file is the one the runtime sees in memory")
+    func buildIDFromFile() throws {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let main = try #require(ImageMap.capture().first { $0.path == executable })
+        let inMemory = (main.uniqueID ?? []).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let file = try ELFImageFile.inspect(path: executable)
+        #expect(file.buildID == inMemory)
+        #expect(file.buildID.count == 40)
+        #expect(file.loadEnd > 0)
+        #expect(failure(inspecting: "/etc/hostname") == .notELF)
+        #expect(failure(inspecting: "/nonexistent/x.so") == .missing)
+        #expect(failure(inspecting: "/tmp") == .notAFile)
+    }
+
+    private func failure(inspecting path: String) -> ELFImageFile.Failure? {
+        do {
+            _ = try ELFImageFile.inspect(path: path)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("a report from this process gets demangled names, file:line and offsets")
+    func selfSymbolication() throws {
+        let (report, marker) = try SelfReport.make()
+        let result = Symbolicator().symbolication(of: report)
+        let all = result.symbols.sorted { $0.key < $1.key }.flatMap(\.value)
+        let hit = try #require(all.first { $0.function.contains("captureMarker") }, "\(all.map(\.text))")
+        #expect(hit.function.contains("SelfReport"))  // demangled: the enclosing type is spelled out
+        #expect(hit.file?.hasSuffix("SymbolicationTests.swift") == true)
+        #expect(hit.line == marker)
+        #expect(result.runtimeFailure == nil)
+        let main = try #require(report.images.firstIndex { $0.main })
+        #expect(result.images[main] == .matched(path: report.images[main].path))
+        for (index, symbols) in result.symbols {
+            #expect(symbols.last?.inlined == false, "frame \(index)")
+            #expect(symbols.dropLast().allSatisfy { $0.inlined }, "frame \(index)")
+            #expect(symbols.last?.offset != nil, "frame \(index)")
+        }
+    }
+
+    @Test("an image whose build id differs from the file on disk gets no symbols")
+    func buildIDMismatch() throws {
+        var (report, _) = try SelfReport.make()
+        let main = try #require(report.images.firstIndex { $0.main })
+        let real = report.images[main].buildID
+        report.images[main].buildID = String(real.reversed())
+        let result = Symbolicator().symbolication(of: report)
+        #expect(result.images[main] == .buildIDMismatch(path: report.images[main].path, onDisk: real))
+        for (index, frame) in report.crash.frames.enumerated() where frame.image == main {
+            #expect(result.symbols[index] == nil, "frame \(index)")
+        }
+        // Frames in the other images (libswiftCore, libc) are still symbolicated.
+        let libc = try #require(report.crash.frames.indices.last)
+        #expect(report.crash.frames[libc].image != main)
+        #expect(result.symbols[libc]?.last?.function.contains("getpid") == true, "\(result.images)")
+    }
+
+    @Test("a leading ~ is the given home; missing files and the vDSO are reported, not guessed")
+    func paths() throws {
+        var (report, _) = try SelfReport.make()
+        let main = try #require(report.images.firstIndex { $0.main })
+        let path = report.images[main].path
+        let folder = (path as NSString).deletingLastPathComponent
+        report.images[main].path = "~/" + (path as NSString).lastPathComponent
+        let symbolicator = Symbolicator(homeDirectory: folder + "/")
+        #expect(symbolicator.localPath(of: report.images[main]) == path)
+        #expect(symbolicator.symbolication(of: report).images[main] == .matched(path: path))
+        #expect(Symbolicator(homeDirectory: nil).symbolication(of: report).images[main] == .noFile)
+
+        report.images[main].path = "/nonexistent/crash-reporter-test"
+        #expect(
+            Symbolicator().symbolication(of: report).images[main] == .missing(path: "/nonexistent/crash-reporter-test"))
+        report.images[main].path = "linux-vdso.so.1"
+        #expect(Symbolicator().symbolication(of: report).images[main] == .noFile)
+        report.images[main].buildID = ""
+        #expect(Symbolicator().symbolication(of: report).images[main] == .noBuildID)
+    }
+
+    @Test("the text renderer prints what the symbolicator found")
+    func rendered() throws {
+        let (report, marker) = try SelfReport.make()
+        let text = TextRenderer(symbols: Symbolicator().symbolicate(report)).render(report)
+        #expect(text.contains("SymbolicationTests.swift:\(marker)"))
+    }
+}
+
+/// A crash report of the current thread, made from the Swift runtime's own capture.
+enum SelfReport {
+    /// The report and the line of the capture (where the marker frame's location must point).
+    static func make() throws -> (CrashReport, Int) {
+        try captureMarker()
+    }
+
+    @inline(never)
+    static func captureMarker() throws -> (CrashReport, Int) {
+        let line = #line + 1
+        let backtrace = try Backtrace.capture(algorithm: .precise, limit: 40)
+        return (report(from: backtrace), line)
+    }
+
+    /// The image holding `address` as the crash handler lists it: the load bias (for a PIE or
+    /// a shared library, the start of its first mapping), the `PT_LOAD` extent and the build id
+    /// from the file. Found in `/proc/self/maps` from the executable mapping that holds the
+    /// address, back through the adjacent mappings of the same file to the one at offset 0.
+    /// (The runtime's `ImageMap.capture()` is not used: it takes files that the symbolicator
+    /// itself has mapped for reading for loaded images.)
+    static func image(containing address: UInt64) -> CrashReport.Image? {
+        // Read to the end: /proc files have no size, and a whole-file read may stop early.
+        guard let data = try? ReportFile.read(path: "/proc/self/maps", limit: 64 << 20) else { return nil }
+        let maps = String(decoding: data, as: UTF8.self)
+        struct Mapping {
+            var start: UInt64, end: UInt64, executable: Bool, offset: UInt64, path: String
+        }
+        let mappings: [Mapping] = maps.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields[5].hasPrefix("/") else { return nil }
+            let range = fields[0].split(separator: "-")
+            guard range.count == 2, let start = UInt64(range[0], radix: 16), let end = UInt64(range[1], radix: 16),
+                let offset = UInt64(fields[2], radix: 16)
+            else { return nil }
+            return Mapping(
+                start: start, end: end, executable: fields[1].contains("x"), offset: offset,
+                path: fields[5...].joined(separator: " "))
+        }
+        guard var index = mappings.firstIndex(where: { $0.executable && $0.start <= address && address < $0.end })
+        else { return nil }
+        let path = mappings[index].path
+        while mappings[index].offset != 0, index > 0, mappings[index - 1].path == path,
+            mappings[index - 1].end == mappings[index].start
+        {
+            index -= 1
+        }
+        guard mappings[index].offset == 0, let file = try? ELFImageFile.inspect(path: path) else { return nil }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        return CrashReport.Image(
+            name: (path as NSString).lastPathComponent, path: path, base: Address(mappings[index].start),
+            size: file.loadEnd, buildID: file.buildID, main: path == executable)
+    }
+
+    static func report(from backtrace: Backtrace) -> CrashReport {
+        var images: [CrashReport.Image] = []
+        func imageIndex(_ ip: UInt64) -> Int {
+            if let index = images.firstIndex(where: { $0.offset(of: Address(ip)) != nil }) { return index }
+            guard let image = image(containing: ip) else { return -1 }
+            images.append(image)
+            return images.count - 1
+        }
+        var frames: [CrashReport.Frame] = []
+        for frame in backtrace.frames {
+            let ip: UInt64
+            let trust: CrashReport.Frame.Trust
+            switch frame {
+            case .programCounter(let address): (ip, trust) = (UInt64(address)!, .context)
+            case .returnAddress(let address), .asyncResumePoint(let address): (ip, trust) = (UInt64(address)!, .cfi)
+            default: continue
+            }
+            frames.append(CrashReport.Frame(ip: Address(ip), sp: 0, trust: trust, image: imageIndex(ip)))
+        }
+        // The outermost frame: libc's `getpid`, found through the dynamic linker (a return
+        // address one past its first byte).
+        if let getpid = dlsym(nil, "getpid") {
+            let ip = UInt64(UInt(bitPattern: getpid)) + 1
+            frames.append(CrashReport.Frame(ip: Address(ip), sp: 0, trust: .cfi, image: imageIndex(ip)))
+        }
+        return CrashReport(
+            reportID: "3f1c2a9e-7b4d-4c1e-9a55-0d2e8b7c6a10", timestamp: "2026-11-29T13:20:05.123Z",
+            timestampMs: 1_795_958_405_123, uptimeMs: 1,
+            app: .init(name: "tests", version: "", build: "", environment: ""),
+            os: .init(name: "Linux", release: "", machine: "x86_64", distribution: ""),
+            crash: .init(
+                signal: .init(number: 11, name: "SIGSEGV", code: 1, codeName: "SEGV_MAPERR", address: 0),
+                message: nil, thread: .init(id: 1, name: "tests", main: true), registers: .init([:]), frames: frames,
+                framesTruncated: false, unwindError: nil),
+            images: images, breadcrumbs: .init(capacity: 100, torn: 0, items: []))
+    }
+}

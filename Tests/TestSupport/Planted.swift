@@ -1,0 +1,18 @@
+import Tracking
+
+public enum Planted {
+    /// Personal data a careless service might put into parameters.
+    public static let values: [String: TrackingValue] = [
+        "email": "contact jane.roe@example.com now",
+        "ip": "from 203.0.113.7",
+        "ip6": "peer 2001:db8::7",
+        "card": "4111 1111 1111 1111",
+        "auth": "Bearer abcDEF123456.xyz",
+        "jwt": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJlLXZhbHVl",
+        "key": "api 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    ]
+    /// Fragments that must never appear anywhere after scrubbing.
+    public static let fragments = [
+        "jane.roe", "example.com", "203.0.113", "2001:db8", "4111", "abcDEF123456", "eyJhbGci", "9f86d0818",
+    ]
+}
