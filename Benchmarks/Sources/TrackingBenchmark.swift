@@ -9,8 +9,8 @@ import TrackingEventsAPI
 ///   (target: within 2x), and with analytics granted (a breadcrumb and an enqueue; target
 ///   at most 2 µs);
 /// - adding one event to a queue that holds 10, 100 or 1,000 events: our append of one line
-///   (`EventsAPIProvider.receive`) against rewriting the whole queue file per event, as seed
-///   002's reference tracker does (`JSONEncoder` over the whole queue, atomic write).
+///   (`EventsAPIProvider.receive`) against rewriting the whole queue file per event, as a
+///   naive tracker would (`JSONEncoder` over the whole queue, then an atomic write).
 ///
 /// Bootstraps `TrackingSystem`, so call `run()` once per process.
 enum TrackingBenchmark {
@@ -130,7 +130,7 @@ enum TrackingBenchmark {
             "| adding one event, µs (queue already holding) | 10 events | 100 events | 1,000 events |",
             "|---|---|---|---|",
             row("append one line (`EventsAPIProvider`)", append),
-            row("rewrite the whole file (seed 002 reference)", rewrite),
+            row("rewrite the whole file per event (`JSONEncoder`, atomic write)", rewrite),
             "| rewrite / append | " + zip(rewrite, append).map { format($0 / $1, 1) + "x" }.joined(separator: " | ")
                 + " |",
         ]
@@ -156,7 +156,7 @@ enum TrackingBenchmark {
         return perCall(events.count) { provider.receive(events[$0]) }
     }
 
-    /// What seed 002's reference tracker stores per event, with its own names.
+    /// One event as a whole-file-rewriting tracker would store it, with the wire names (docs/events-api.md §3.1).
     struct ReferenceEvent: Codable {
         var eventID: String
         var name: String

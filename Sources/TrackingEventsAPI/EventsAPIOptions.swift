@@ -100,7 +100,7 @@ struct ResolvedEventsAPIOptions: Sendable {
     }
 }
 
-/// What the seed's iOS context fields mean on a Linux server. None of them names the host,
+/// What the context fields of docs/events-api.md §3.4 mean on a Linux server. None of them names the host,
 /// a user or anything else that could tell one machine from another of its kind.
 enum LinuxContext {
     /// The distribution and its version from `/etc/os-release` (`debian 12`, `ubuntu 24.04`),

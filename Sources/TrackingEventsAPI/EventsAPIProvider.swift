@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Tracking
 
-/// Sends analytics events to an events API (`POST /v1/events`, seed 002): the analytics
+/// Sends analytics events to an events API (`POST /v1/events`, docs/events-api.md): the analytics
 /// provider the project ships.
 ///
 /// - Each event is encoded when it arrives and appended to `<state>/analytics/events.queue`

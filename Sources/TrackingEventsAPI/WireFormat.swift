@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Tracking
 
-/// The events API's JSON (seed 002 §4), written by hand: one event is encoded on the thread
+/// The events API's JSON (docs/events-api.md §3), written by hand: one event is encoded on the thread
 /// that tracks it, so it has to cost about a microsecond, not a JSONEncoder.
 enum WireFormat {
     static let maxEventBytes = 8 * 1024

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The events API's rules for one event (seed 002 §4.3 and §4.5), as a pure function.
+/// The events API's rules for one event (docs/events-api.md §3 and §4.2), as a pure function.
 enum EventValidation {
     static let maxEventBytes = 8 * 1024
     static let maxProperties = 50

@@ -1,13 +1,13 @@
 import CrashReportFormat
 import Foundation
 
-/// The analytics events API, `POST /v1/events` (seed 002 §4).
+/// The analytics events API, `POST /v1/events` (docs/events-api.md).
 enum EventsEndpoint {
     /// 1 MB: read generously as 1 MiB.
     static let maxBodyBytes = 1 << 20
     static let maxBatch = 100
 
-    /// `{"code": ..., "message": ...}`, the events API's error shape (§4.5).
+    /// `{"code": ..., "message": ...}`, the events API's error shape (docs/events-api.md §4.3).
     static func error(_ status: Int, code: String, message: String, headers: [(String, String)] = []) -> HTTPResponse {
         .json(status, ["code": .string(code), "message": .string(Text.safe(message))], headers: headers)
     }

@@ -37,7 +37,7 @@ enum Help {
         ENDPOINTS:
           POST /api/reports                 a crash report file (gzip), header X-Crash-Report-ID
           POST /api/<project>/envelope/     a Sentry envelope, header X-Sentry-Auth
-          POST /v1/events                   analytics events (seed 002 §4), header X-Write-Key
+          POST /v1/events                   analytics events (docs/events-api.md), header X-Write-Key
           GET  /                            crash groups and event counts (HTML)
           GET  /api/reports, /api/groups, /api/events, /reports/<id>[?format=json]
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `POST /v1/events` (seed 002 §4), end to end.
+/// `POST /v1/events` (docs/events-api.md), end to end.
 @Suite struct EventsEndpointTests {
     static let key = "aso_wk_test"
 

@@ -16,7 +16,7 @@ struct WireFormatTests {
             installID: "C5E1B0B2-4F7A-4E0F-9C1D-2A6B7E8F9012", consentEpoch: 1)
     }
 
-    @Test("an event has the seed's fields, typed properties and the context")
+    @Test("an event has the API's fields, typed properties and the context")
     func fields() throws {
         let context = WireFormat.encodeContext([("app_version", "2.4.0"), ("build", nil), ("locale", "en_US")])
         let e = event(["items": 3, "price": 39.99, "express": true, "plan": "pro \"yearly\"\n"])

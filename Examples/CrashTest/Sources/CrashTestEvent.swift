@@ -1,6 +1,6 @@
-/// Everything crash-test can measure, as one exhaustive enum (seed 000, step 1): a call site
+/// Everything crash-test can measure, as one exhaustive enum: a call site
 /// cannot misspell an event or forget a parameter. The names and parameters each case maps to
-/// are in `CrashTestEvent+Signal.swift`, and nowhere else.
+/// are in `CrashTestEvent+TrackingEvent.swift`, and nowhere else.
 ///
 /// The tracker adds two events of its own when the analytics choice changes:
 /// `analytics_opted_in` after a grant and `analytics_opted_out` as the farewell of a revocation.

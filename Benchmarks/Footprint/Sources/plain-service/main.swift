@@ -1,0 +1,5 @@
+import FootprintService
+
+// The service without the reporter: `main` is marked where the other one returns from start().
+Probe.mark("ready")
+try HelloServer.run()
