@@ -25,6 +25,9 @@ let package = Package(
         // zlib's inflate, for reading reports (the reader never links the handler's C target).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "CrashReport", dependencies: ["CZlib"]),
+        // TLS for the HTTP client: the system's libssl, loaded with dlopen only when an https request
+        // is made (no OpenSSL headers at build time). See docs/decisions.md, "HTTP and TLS".
+        .target(name: "CCrashReporterTLS", cSettings: [.define("_GNU_SOURCE")]),
         .target(name: "CrashReporter", dependencies: ["CCrashReporter", "CrashReport"]),
         .executableTarget(name: "crashreport", dependencies: ["CrashReport"]),
         .target(name: "Tracking", dependencies: ["CrashReporter"]),
