@@ -28,6 +28,8 @@ let package = Package(
         // TLS for the HTTP client: the system's libssl, loaded with dlopen only when an https request
         // is made (no OpenSSL headers at build time). See docs/decisions.md, "HTTP and TLS".
         .target(name: "CCrashReporterTLS", cSettings: [.define("_GNU_SOURCE")]),
+        // The Foundation-free HTTP/1.1 client of crash delivery and the events API.
+        .target(name: "CrashReporterHTTP", dependencies: ["CCrashReporterTLS"]),
         .target(name: "CrashReporter", dependencies: ["CCrashReporter", "CrashReport"]),
         .executableTarget(name: "crashreport", dependencies: ["CrashReport"]),
         .target(name: "Tracking", dependencies: ["CrashReporter"]),
