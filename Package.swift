@@ -58,5 +58,6 @@ let package = Package(
         .testTarget(name: "CrashReportTests", dependencies: ["CrashReport", "crashreport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["CrashReport"], exclude: ["Support"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TrackingTestKit", "CCrashReporter"]),
+        .testTarget(name: "CrashReporterHTTPTests", dependencies: ["CrashReporterHTTP"], exclude: ["Support"]),
     ]
 )

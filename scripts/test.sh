@@ -15,7 +15,8 @@ swift build -c release --product crash-test
 swift build --build-tests
 
 status=0
-for group in 'CrashReporterTests|CrashReportTests|TrackingTests' 'CrashCollectorTests' 'IntegrationTests'; do
+for group in 'CrashReporterTests|CrashReportTests|TrackingTests' 'CrashCollectorTests' 'CrashReporterHTTPTests' \
+    'IntegrationTests'; do
     echo "==> swift test --filter '$group'"
     CRASH_REPORTER_REQUIRE_RELEASE=1 swift test --skip-build --filter "$group" "$@" || status=1
 done
