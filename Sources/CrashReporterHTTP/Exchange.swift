@@ -29,8 +29,19 @@ struct Exchange {
         } else {
             stream = socket
         }
-        try stream.write(bytes, deadline: deadline)
         var reader = BufferedReader(stream: stream, deadline: deadline)
+        do {
+            try stream.write(bytes, deadline: deadline)
+        } catch .connectionLost(let reason) {
+            // A server may answer early (413, 401) and close without reading the whole body; its
+            // answer may still be waiting in the socket, and it says more than the broken write.
+            if let early = try? ResponseReader.read(
+                from: &reader, method: request.method, maxBodyBytes: maxResponseBytes)
+            {
+                return early
+            }
+            throw .connectionLost(reason)
+        }
         return try ResponseReader.read(from: &reader, method: request.method, maxBodyBytes: maxResponseBytes)
     }
 }

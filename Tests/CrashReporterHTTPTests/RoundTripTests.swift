@@ -66,4 +66,16 @@ import Testing
         #expect(response.body == Array("v6".utf8))
         #expect(server.requests.first?.header("Host") == "[::1]:\(server.port)")
     }
+
+    /// The server answers 413 as soon as it accepts, reads nothing and closes: the client's
+    /// large body cannot all be written, but the answer is what comes back.
+    @Test func anEarlyAnswerWinsOverTheBrokenWrite() throws {
+        let answer = Array("HTTP/1.1 413 Payload Too Large\r\nContent-Length: 0\r\n\r\n".utf8)
+        let server = try LoopbackServer(greeting: answer) { _ in .close }
+        let client = HTTPClient(userAgent: "early/1", environment: [:])
+        let request = HTTPRequest(
+            url: try HTTPURL(server.url), method: "POST", body: [UInt8](repeating: 0x61, count: 16 << 20),
+            timeout: .seconds(10))
+        #expect(try client.send(request).status == 413)
+    }
 }
