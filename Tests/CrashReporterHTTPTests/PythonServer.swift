@@ -1,10 +1,12 @@
 import Foundation
 
 /// One of Support/'s Python scripts as a child process: started with its arguments, ready once
-/// it has printed "listening on PORT", killed when released.
+/// it has printed "listening on PORT", killed when released. Its standard input is a pipe held
+/// here: should the test process die first, the script sees the end of its input and exits.
 final class PythonServer: Sendable {
     let port: Int
     private let process: Process
+    private let input = Pipe()
 
     init(script: String, arguments: [String]) throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -14,6 +16,7 @@ final class PythonServer: Sendable {
         process.arguments = ["python3", path] + arguments
         let output = Pipe()
         process.standardOutput = output
+        process.standardInput = input
         try process.run()
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {

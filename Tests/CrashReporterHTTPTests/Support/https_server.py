@@ -10,9 +10,11 @@ case that raises SIGPIPE in a writer that does not hold it back).
 """
 
 import http.server
+import os
 import socket
 import ssl
 import sys
+import threading
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -47,7 +49,15 @@ def close_after_handshake(context):
             connection.close()
 
 
+def exit_with_parent():
+    """Ends the process when standard input closes: the test process that started it has gone
+    (even if it died without killing this server)."""
+    sys.stdin.read()
+    os._exit(0)
+
+
 def main():
+    threading.Thread(target=exit_with_parent, daemon=True).start()
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(sys.argv[1], sys.argv[2])
     if sys.argv[3:] == ["close-after-handshake"]:

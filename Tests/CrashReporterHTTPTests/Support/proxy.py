@@ -7,6 +7,7 @@ forwarded in origin form with "Via: test-proxy" added, and the answer relayed un
 closes. It only ever connects to loopback addresses.
 """
 
+import os
 import socket
 import socketserver
 import sys
@@ -85,11 +86,19 @@ class Handler(socketserver.StreamRequestHandler):
         upstream.close()
 
 
+def exit_with_parent():
+    """Ends the process when standard input closes: the test process that started it has gone
+    (even if it died without killing this server)."""
+    sys.stdin.read()
+    os._exit(0)
+
+
 class Server(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
 
 
+threading.Thread(target=exit_with_parent, daemon=True).start()
 server = Server(("127.0.0.1", 0), Handler)
 print(f"listening on {server.server_address[1]}", flush=True)
 server.serve_forever()
