@@ -45,6 +45,11 @@ let package = Package(
         .target(name: "CrashReportDelivery", dependencies: ["CrashReportSentry", "CrashReportFormat"]),
         .target(name: "TrackingEventsAPI", dependencies: ["Tracking"]),
 
+        // MARK: HTTP: the Foundation-free client of crash delivery and the events API, and TLS from the
+        // system's libssl, loaded with dlopen only when an https request is made. See docs/decisions.md.
+        .target(name: "CrashReporterHTTP", dependencies: ["CCrashReporterTLS"]),
+        .target(name: "CCrashReporterTLS", cSettings: [.define("_GNU_SOURCE")]),
+
         // MARK: Processing: symbolication (the toolchain's Runtime module stays in here), Sentry's formats.
         .target(name: "CrashSymbolication", dependencies: ["CrashReportFormat"]),
         .target(name: "CrashReportSentry", dependencies: ["CrashReportFormat"]),
@@ -106,5 +111,6 @@ let package = Package(
             name: "IntegrationTests", dependencies: ["CrashReportFormat", "CrashReportDelivery", "crash-collector"],
             exclude: ["Support"]
         ),
+        .testTarget(name: "CrashReporterHTTPTests", dependencies: ["CrashReporterHTTP"], exclude: ["Support"]),
     ]
 )

@@ -3,7 +3,9 @@
 # libunwind-dev (the unwinder, loaded at run time), zlib1g-dev (report compression),
 # binutils (nm, used by the tests to check frames against the binary's own symbols) and
 # util-linux (unshare, used by the host-name test), and python3 (the tests' fault-injecting
-# HTTP receiver) and curl (the demo reads the collector's API) when they are not on PATH. Sourced by demo.sh, test.sh and bench.sh.
+# HTTP receiver, https server and proxy), curl (the demo reads the collector's API) and openssl
+# (the HTTP client's tests make their certificates with it; it brings libssl3) when they are
+# not on PATH. Sourced by demo.sh, test.sh and bench.sh.
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
@@ -21,6 +23,7 @@ for package in "${needed[@]}"; do
 done
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "Installing ${missing[*]}…" >&2
     sudo=""

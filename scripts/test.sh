@@ -17,7 +17,7 @@ swift build --build-tests
 status=0
 for group in \
     'TrackingTests|TrackingEventsAPITests|CrashReporterTests|CrashReportFormatTests|CrashSymbolicationTests|CrashReportSentryTests|CrashReportDeliveryTests|CrashReportToolTests' \
-    'CrashCollectorTests' 'IntegrationTests'; do
+    'CrashCollectorTests' 'CrashReporterHTTPTests' 'IntegrationTests'; do
     echo "==> swift test --filter '$group'"
     CRASH_REPORTER_REQUIRE_RELEASE=1 swift test --skip-build --filter "$group" "$@" || status=1
 done

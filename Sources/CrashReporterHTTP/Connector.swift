@@ -1,0 +1,75 @@
+import Glibc
+
+/// Opens the TCP connection: resolves the host, then tries each address in turn with a
+/// non-blocking `connect` and `poll`, giving each an equal share of the time left. The first
+/// that connects wins; when all fail, the error says why the last one did, except that "refused"
+/// wins over other reasons (nothing listens there) and "timed out" needs every attempt to have
+/// timed out.
+enum Connector {
+    static func connect(
+        host: String, port: Int, deadline: Deadline, cancellation: CancellationSignal?
+    ) throws(HTTPError) -> Socket {
+        let addresses = try AddressResolver.resolve(host: host, port: port)
+        if deadline.hasPassed { throw .timeout("resolving \(host)") }
+        var refused = false
+        var timedOut = 0
+        var lastReason = ""
+        for (index, address) in addresses.enumerated() {
+            let attemptDeadline = deadline.share(addresses.count - index)
+            do {
+                return try attempt(address, deadline: attemptDeadline, cancellation: cancellation)
+            } catch {
+                switch error {
+                case .refused: refused = true
+                case .timedOut: timedOut += 1
+                case .cancelled: throw .cancelled
+                case .failed(let reason): lastReason = reason
+                }
+            }
+        }
+        if refused { throw .connectionRefused(host: host, port: port) }
+        if timedOut == addresses.count { throw .timeout("connecting to \(host) port \(port)") }
+        throw .connectionFailed(host: host, port: port, reason: lastReason)
+    }
+
+    /// Why one address did not connect.
+    private enum AttemptError: Error {
+        case refused
+        case timedOut
+        case cancelled
+        case failed(String)
+    }
+
+    private static func attempt(
+        _ address: ResolvedAddress, deadline: Deadline, cancellation: CancellationSignal?
+    ) throws(AttemptError) -> Socket {
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let fd = socket(address.family, type, 0)
+        guard fd >= 0 else { throw .failed("socket: \(Socket.errorText(errno))") }
+        let socket = Socket(fd: fd, cancellation: cancellation)
+        var storage = address.storage
+        let status = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, address.length) }
+        }
+        if status == 0 { return socket }
+        guard errno == EINPROGRESS || errno == EINTR else { throw classify(errno) }
+        do {
+            try socket.wait(for: POLLOUT, deadline: deadline, phase: "connecting")
+        } catch .cancelled {
+            throw .cancelled
+        } catch .timeout {
+            throw .timedOut
+        } catch {
+            throw .failed(error.description)
+        }
+        var pending: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &pending, &length) == 0 else { throw classify(errno) }
+        if pending != 0 { throw classify(pending) }
+        return socket
+    }
+
+    private static func classify(_ number: Int32) -> AttemptError {
+        number == ECONNREFUSED ? .refused : .failed(Socket.errorText(number))
+    }
+}
