@@ -22,6 +22,8 @@ let package = Package(
             cSettings: [.define("_GNU_SOURCE")],
             linkerSettings: [.linkedLibrary("z")]
         ),
+        // Shared helpers of every module (JSON, files, time, environment, threads): no Foundation.
+        .target(name: "CrashReporterSupport"),
         // zlib's inflate, for reading reports (the reader never links the handler's C target).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "CrashReport", dependencies: ["CZlib"]),
@@ -52,6 +54,7 @@ let package = Package(
         .testTarget(name: "CrashReporterTests", dependencies: ["CrashReporter", "CCrashReporter", "CrashReport"]),
         .testTarget(name: "CrashReportTests", dependencies: ["CrashReport", "crashreport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["CrashReport"], exclude: ["Support"]),
+        .testTarget(name: "CrashReporterSupportTests", dependencies: ["CrashReporterSupport"]),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TrackingTestKit", "CCrashReporter"]),
     ]
 )
