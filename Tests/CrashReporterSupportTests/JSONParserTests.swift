@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CrashReporterSupport
@@ -152,6 +153,23 @@ struct JSONParserTests {
         }
         #expect(throws: JSONParseError.self) { try JSON.parse("[[[1]]]", depthLimit: 2) }
         #expect(try JSON.parse("[[1]]", depthLimit: 2) == [[1]])
+    }
+
+    @Test("refuses hostile nesting even on a thread with a small stack")
+    func smallStack() throws {
+        let done = Latch()
+        let reason = Mutex<String?>(nil)
+        try DetachedThread.start(name: "small-stack", stackSize: 64 << 10) {
+            let hostile = Array(String(repeating: "[{\"a\":", count: 100_000).utf8)
+            do {
+                _ = try JSON.parse(hostile)
+            } catch {
+                reason.withLock { $0 = (error as? JSONParseError)?.reason }
+            }
+            done.open()
+        }
+        #expect(done.wait(timeout: 60))
+        #expect(reason.withLock { $0 } == "more than 512 nested arrays and objects")
     }
 
     @Test("reads what the writer wrote, for many random values")

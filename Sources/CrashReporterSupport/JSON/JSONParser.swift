@@ -7,11 +7,13 @@
 ///   characters must be escaped, and a `\u` escape of a surrogate must be a high one followed
 ///   by a low one.
 /// - Integers that fit 64 bits are kept exactly; other numbers must fit a finite `Double`.
-/// - Arrays and objects nest at most `depthLimit` deep, so hostile input cannot exhaust the
-///   stack of the recursive descent.
+/// - Arrays and objects nest at most `depthLimit` deep. The parser itself keeps its open
+///   containers on the heap, so no input can exhaust a thread's stack here; the limit protects
+///   the recursive code that walks the result (writing, comparing, decoding, freeing it).
 /// - A repeated object key keeps its last value (as `JSONSerialization` and JavaScript do).
 ///
-/// One pass, no backtracking; strings without escapes are made from the input in one copy.
+/// One pass, no backtracking, no recursion; strings without escapes are made from the input in
+/// one copy.
 struct JSONParser {
     private let input: UnsafeBufferPointer<UInt8>
     private let depthLimit: Int
@@ -26,8 +28,7 @@ struct JSONParser {
 
     static func parse(_ input: UnsafeBufferPointer<UInt8>, depthLimit: Int) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(input: input, depthLimit: depthLimit)
-        parser.skipWhitespace()
-        let value = try parser.parseValue(depth: 0)
+        let value = try parser.parseDocument()
         parser.skipWhitespace()
         if parser.index < input.count {
             throw parser.failure("unexpected \(parser.describeCurrent()) after the value")
@@ -37,93 +38,121 @@ struct JSONParser {
 
     // MARK: Values
 
-    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard index < input.count else { throw failure("unexpected end of input, expected a value") }
-        switch input[index] {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
-        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"):
-            try expectLiteral("true")
-            return .bool(true)
-        case UInt8(ascii: "f"):
-            try expectLiteral("false")
-            return .bool(false)
-        case UInt8(ascii: "n"):
-            try expectLiteral("null")
-            return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return .number(try parseNumber())
-        default:
-            throw failure("unexpected \(describeCurrent()), expected a value")
+    /// Reads one value. Iterative, with the open containers on heap-allocated stacks: the
+    /// depth of the input costs no stack, whatever thread parses it (the depth limit is for
+    /// the recursive code that walks the result). The containers being filled are array
+    /// elements of those stacks, changed in place, so adding a member never copies them.
+    private mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        var open: [ContainerKind] = []  // innermost last
+        var arrays: [[JSONValue]] = []
+        var objects: [[String: JSONValue]] = []
+        var keys: [String] = []  // of the member being read, per open object
+        while true {
+            // The start of a value: a scalar, or a container to open.
+            skipWhitespace()
+            guard index < input.count else { throw failure("unexpected end of input, expected a value") }
+            var value: JSONValue
+            switch input[index] {
+            case UInt8(ascii: "["):
+                if open.count >= depthLimit { throw failure("more than \(depthLimit) nested arrays and objects") }
+                index += 1
+                skipWhitespace()
+                guard index < input.count, input[index] == UInt8(ascii: "]") else {
+                    open.append(.array)
+                    arrays.append([])
+                    continue
+                }
+                index += 1
+                value = .array([])
+            case UInt8(ascii: "{"):
+                if open.count >= depthLimit { throw failure("more than \(depthLimit) nested arrays and objects") }
+                index += 1
+                skipWhitespace()
+                guard index < input.count, input[index] == UInt8(ascii: "}") else {
+                    keys.append(try parseKey())
+                    open.append(.object)
+                    objects.append([:])
+                    continue
+                }
+                index += 1
+                value = .object([:])
+            case UInt8(ascii: "\""):
+                value = .string(try parseString())
+            case UInt8(ascii: "t"):
+                try expectLiteral("true")
+                value = .bool(true)
+            case UInt8(ascii: "f"):
+                try expectLiteral("false")
+                value = .bool(false)
+            case UInt8(ascii: "n"):
+                try expectLiteral("null")
+                value = .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = .number(try parseNumber())
+            default:
+                throw failure("unexpected \(describeCurrent()), expected a value")
+            }
+            // A whole value: add it to its container, closing every container that ends here,
+            // until one expects another member (back to the top) or none is left (done).
+            closing: while let kind = open.last {
+                skipWhitespace()
+                switch kind {
+                case .array:
+                    arrays[arrays.count - 1].append(value)
+                    guard index < input.count else { throw failure("unexpected end of input, expected ',' or ']'") }
+                    switch input[index] {
+                    case UInt8(ascii: ","):
+                        index += 1
+                        skipWhitespace()
+                        if index < input.count, input[index] == UInt8(ascii: "]") {
+                            throw failure("a trailing comma is not allowed")
+                        }
+                        break closing
+                    case UInt8(ascii: "]"):
+                        index += 1
+                        open.removeLast()
+                        value = .array(arrays.removeLast())
+                    default:
+                        throw failure("unexpected \(describeCurrent()), expected ',' or ']'")
+                    }
+                case .object:
+                    objects[objects.count - 1][keys.removeLast()] = value
+                    guard index < input.count else { throw failure("unexpected end of input, expected ',' or '}'") }
+                    switch input[index] {
+                    case UInt8(ascii: ","):
+                        index += 1
+                        skipWhitespace()
+                        keys.append(try parseKey())
+                        break closing
+                    case UInt8(ascii: "}"):
+                        index += 1
+                        open.removeLast()
+                        value = .object(objects.removeLast())
+                    default:
+                        throw failure("unexpected \(describeCurrent()), expected ',' or '}'")
+                    }
+                }
+            }
+            if open.isEmpty { return value }
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
-        if depth > depthLimit { throw failure("more than \(depthLimit) nested arrays and objects") }
-        index += 1  // {
-        var members: [String: JSONValue] = [:]
-        skipWhitespace()
-        if index < input.count, input[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object(members)
-        }
-        while true {
-            guard index < input.count else { throw failure("unexpected end of input, expected a string key") }
-            guard input[index] == UInt8(ascii: "\"") else {
-                if input[index] == UInt8(ascii: "}") { throw failure("a trailing comma is not allowed") }
-                throw failure("unexpected \(describeCurrent()), expected a string key")
-            }
-            let key = try parseString()
-            skipWhitespace()
-            guard index < input.count, input[index] == UInt8(ascii: ":") else {
-                throw failure("unexpected \(describeCurrent()), expected ':' after an object key")
-            }
-            index += 1
-            skipWhitespace()
-            members[key] = try parseValue(depth: depth)
-            skipWhitespace()
-            guard index < input.count else { throw failure("unexpected end of input, expected ',' or '}'") }
-            switch input[index] {
-            case UInt8(ascii: ","):
-                index += 1
-                skipWhitespace()
-            case UInt8(ascii: "}"):
-                index += 1
-                return .object(members)
-            default:
-                throw failure("unexpected \(describeCurrent()), expected ',' or '}'")
-            }
-        }
-    }
+    private enum ContainerKind { case array, object }
 
-    private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
-        if depth > depthLimit { throw failure("more than \(depthLimit) nested arrays and objects") }
-        index += 1  // [
-        var elements: [JSONValue] = []
+    /// A member's key and the colon after it, at `index` (after whitespace).
+    private mutating func parseKey() throws(JSONParseError) -> String {
+        guard index < input.count else { throw failure("unexpected end of input, expected a string key") }
+        guard input[index] == UInt8(ascii: "\"") else {
+            if input[index] == UInt8(ascii: "}") { throw failure("a trailing comma is not allowed") }
+            throw failure("unexpected \(describeCurrent()), expected a string key")
+        }
+        let key = try parseString()
         skipWhitespace()
-        if index < input.count, input[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array(elements)
+        guard index < input.count, input[index] == UInt8(ascii: ":") else {
+            throw failure("unexpected \(describeCurrent()), expected ':' after an object key")
         }
-        while true {
-            if index < input.count, input[index] == UInt8(ascii: "]"), !elements.isEmpty {
-                throw failure("a trailing comma is not allowed")
-            }
-            elements.append(try parseValue(depth: depth))
-            skipWhitespace()
-            guard index < input.count else { throw failure("unexpected end of input, expected ',' or ']'") }
-            switch input[index] {
-            case UInt8(ascii: ","):
-                index += 1
-                skipWhitespace()
-            case UInt8(ascii: "]"):
-                index += 1
-                return .array(elements)
-            default:
-                throw failure("unexpected \(describeCurrent()), expected ',' or ']'")
-            }
-        }
+        index += 1
+        return key
     }
 
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
