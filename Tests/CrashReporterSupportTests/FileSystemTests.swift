@@ -122,7 +122,9 @@ struct FileSystemTests {
         // size check and the read looks like.
         let status = try FileSystem.status("/proc/self/status")
         #expect(status.size == 0 && status.kind == .regular)
-        #expect(throws: FileError("/proc/self/status", limit: 64)) { try FileSystem.read("/proc/self/status", limit: 64) }
+        #expect(throws: FileError("/proc/self/status", limit: 64)) {
+            try FileSystem.read("/proc/self/status", limit: 64)
+        }
         let whole = try FileSystem.read("/proc/self/status", limit: 1 << 20)
         #expect(String(decoding: whole, as: UTF8.self).hasPrefix("Name:"))
     }
@@ -144,10 +146,8 @@ struct FileSystemTests {
         #expect(throws: FileError(.createDirectory, directory + "/file", errno: ENOTDIR)) {
             try FileSystem.createDirectory(directory + "/file")
         }
-        #expect {
+        #expect(throws: FileError(.createDirectory, directory + "/file/sub/deeper", errno: ENOTDIR)) {
             try FileSystem.createDirectory(directory + "/file/sub/deeper")
-        } throws: { error in
-            "\(error)".hasSuffix("/file/sub/deeper: not a directory") || "\(error)".hasSuffix("/file/sub: not a directory")
         }
         #expect(throws: FileError.self) { try FileSystem.createDirectory("/proc/support-test/x") }
         #expect(FileSystem.parentDirectory("/a/b/") == "/a")
@@ -221,7 +221,8 @@ struct FileSystemTests {
         let removed = FileSystem.removeStaleTemporaryFiles(in: directory, olderThan: 60) { $0.hasSuffix(".crash.tmp") }
         #expect(removed == 1)
         #expect(FileSystem.removeStaleTemporaryFiles(in: directory + "/missing", olderThan: 0) == 0)
-        #expect(FileSystem.isTemporaryName(URL(fileURLWithPath: FileSystem.temporaryPath(for: "/x/q")).lastPathComponent))
+        #expect(
+            FileSystem.isTemporaryName(URL(fileURLWithPath: FileSystem.temporaryPath(for: "/x/q")).lastPathComponent))
     }
 
     @Test("checks that a directory can be written in")
@@ -246,7 +247,8 @@ struct FileSystemTests {
         #expect(Errno.text(ENOENT) == "no such file or directory")
         #expect(Errno.text(EACCES) == "permission denied")
         #expect(Errno.text(4242) == "error 4242")
-        #expect(SystemError("start thread x", errno: EAGAIN).description == "cannot start thread x: " + Errno.text(EAGAIN))
+        #expect(
+            SystemError("start thread x", errno: EAGAIN).description == "cannot start thread x: " + Errno.text(EAGAIN))
     }
 }
 

@@ -45,12 +45,16 @@ struct JSONWriterTests {
     func escaping() {
         var writer = JSONWriter()
         writer.string("a\"b\\c/d\ne\tf\rg\u{8}h\u{C}i\u{1}j\u{1F}k\u{7F}\u{85}")
-        #expect(String(decoding: writer.bytes, as: UTF8.self) == #""a\"b\\c/d\ne\tf\rg\bh\fi\u0001j\u001fk"# + "\u{7F}\u{85}\"")
+        #expect(
+            String(decoding: writer.bytes, as: UTF8.self) == #""a\"b\\c/d\ne\tf\rg\bh\fi\u0001j\u001fk"#
+                + "\u{7F}\u{85}\"")
     }
 
     @Test("a value's description also escapes DEL and the C1 controls, for terminals")
     func description() {
-        #expect(JSONValue.string("a\u{7F}b\u{85}c\u{9F}d\u{A0}e\u{1B}[2J").description == #""a\u007fb\u0085c\u009fd"# + "\u{A0}" + #"e\u001b[2J""#)
+        #expect(
+            JSONValue.string("a\u{7F}b\u{85}c\u{9F}d\u{A0}e\u{1B}[2J").description == #""a\u007fb\u0085c\u009fd"#
+                + "\u{A0}" + #"e\u001b[2J""#)
         #expect(JSONValue.number(.double(123)).description == "123")
         #expect(JSONValue.number(.double(1e-7)).description == "1e-07")
         #expect(JSONValue.object(["b": [1, .null], "a": "x"]).description == #"{"a":"x","b":[1,null]}"#)

@@ -27,7 +27,10 @@ enum RandomJSON {
 
     static func double(_ generator: inout SeededGenerator) -> Double {
         switch Int.random(in: 0..<6, using: &generator) {
-        case 0: return [0.5, 1e-7, 123.0, -0.0, 0.1, 1e16, 1e15, 2.5e-8, 1e300, .leastNonzeroMagnitude, 9_007_199_254_740_994]
+        case 0:
+            return [
+                0.5, 1e-7, 123.0, -0.0, 0.1, 1e16, 1e15, 2.5e-8, 1e300, .leastNonzeroMagnitude, 9_007_199_254_740_994,
+            ]
             .randomElement(using: &generator)!
         case 1: return Double(Int64.random(in: -1_000_000...1_000_000, using: &generator)) / 1000
         case 2:
@@ -65,8 +68,11 @@ enum RandomJSON {
 /// What Foundation's encoder writes for `value`.
 func foundationJSON(_ value: some Encodable, pretty: Bool) throws -> [UInt8] {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [
-        .sortedKeys, .withoutEscapingSlashes,
-    ]
+    encoder.outputFormatting =
+        pretty
+        ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        : [
+            .sortedKeys, .withoutEscapingSlashes,
+        ]
     return [UInt8](try encoder.encode(value))
 }

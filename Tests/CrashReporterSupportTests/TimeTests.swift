@@ -36,8 +36,10 @@ struct TimeTests {
         #expect(CivilDate(year: 2026, month: 4, day: 31) == nil)
         #expect(CivilDate(year: 2026, month: 13, day: 1) == nil)
         #expect(CivilDate(year: 2026, month: 1, day: 0) == nil)
-        #expect(CivilDate(year: 2100, month: 3, day: 1)!.daysSince1970 - CivilDate(year: 2100, month: 2, day: 28)!
-            .daysSince1970 == 1)
+        #expect(
+            CivilDate(year: 2100, month: 3, day: 1)!.daysSince1970
+                - CivilDate(year: 2100, month: 2, day: 28)!
+                .daysSince1970 == 1)
     }
 
     @Test("ISO 8601 text with milliseconds, as Foundation's formatter writes it")

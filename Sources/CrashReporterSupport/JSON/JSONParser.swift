@@ -171,7 +171,8 @@ struct JSONParser {
         let negative = input[index] == UInt8(ascii: "-")
         if negative { index += 1 }
         guard index < input.count, Self.isDigit(input[index]) else {
-            throw failure(index < input.count ? "expected a digit after '-'" : "unexpected end of input, expected a digit")
+            throw failure(
+                index < input.count ? "expected a digit after '-'" : "unexpected end of input, expected a digit")
         }
         var magnitude: UInt64 = 0
         var overflow = false
@@ -197,7 +198,9 @@ struct JSONParser {
         if index < input.count, input[index] | 0x20 == UInt8(ascii: "e") {
             isInteger = false
             index += 1
-            if index < input.count, input[index] == UInt8(ascii: "+") || input[index] == UInt8(ascii: "-") { index += 1 }
+            if index < input.count, input[index] == UInt8(ascii: "+") || input[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             try skipDigits(after: "the exponent")
         }
         if isInteger, !overflow {
@@ -285,7 +288,8 @@ struct JSONParser {
             let unit = try hexQuad()
             var scalar = unit
             if (0xDC00...0xDFFF).contains(unit) {
-                throw failure("lone surrogate \\u\(Self.hexDigits(unit)): a low surrogate without a high one", at: escapeStart)
+                throw failure(
+                    "lone surrogate \\u\(Self.hexDigits(unit)): a low surrogate without a high one", at: escapeStart)
             }
             if (0xD800...0xDBFF).contains(unit) {
                 guard index + 1 < input.count, input[index] == UInt8(ascii: "\\"), input[index + 1] == UInt8(ascii: "u")

@@ -51,7 +51,8 @@ private enum Unbox {
         let double = number.doubleValue
         guard double.magnitude <= Double(Float.greatestFiniteMagnitude) else {
             throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: codingPath, debugDescription: "Number \(number) does not fit in Float."))
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "Number \(number) does not fit in Float."))
         }
         return Float(double)
     }
@@ -72,7 +73,8 @@ private enum Unbox {
     static func mismatch(_ type: Any.Type, _ value: JSONValue, _ codingPath: [any CodingKey]) -> DecodingError {
         if value == .null {
             return .valueNotFound(
-                type, DecodingError.Context(codingPath: codingPath, debugDescription: "Expected \(type) but found null."))
+                type,
+                DecodingError.Context(codingPath: codingPath, debugDescription: "Expected \(type) but found null."))
         }
         let article = ["array", "integer", "object"].contains(value.typeName) ? "an" : "a"
         return .typeMismatch(

@@ -90,21 +90,21 @@ private final class EncodedNode {
     }
 
     static func box(_ value: Double, codingPath: [any CodingKey]) throws -> JSONValue {
-        guard let number = JSONNumber(value) else {
-            throw EncodingError.invalidValue(
-                value, EncodingError.Context(codingPath: codingPath, debugDescription: "\(value) is not valid in JSON."))
-        }
+        guard let number = JSONNumber(value) else { throw notValid(value, codingPath) }
         return .number(number)
     }
 
     /// A `Float` by its own shortest text (`0.1`, not the `0.10000000149011612` of
     /// `Double(0.1 as Float)`), as `JSONEncoder` writes it.
     static func box(_ value: Float, codingPath: [any CodingKey]) throws -> JSONValue {
-        guard value.isFinite, let double = Double(value.description) else {
-            throw EncodingError.invalidValue(
-                value, EncodingError.Context(codingPath: codingPath, debugDescription: "\(value) is not valid in JSON."))
-        }
+        guard value.isFinite, let double = Double(value.description) else { throw notValid(value, codingPath) }
         return .number(.double(double))
+    }
+
+    /// NaN or an infinity, which JSON cannot hold.
+    private static func notValid(_ value: some FloatingPoint, _ codingPath: [any CodingKey]) -> EncodingError {
+        .invalidValue(
+            value, EncodingError.Context(codingPath: codingPath, debugDescription: "\(value) is not valid in JSON."))
     }
 
     static func box<T: FixedWidthInteger>(_ value: T) -> JSONValue {
@@ -278,7 +278,8 @@ private struct SingleValueEncoder: SingleValueEncodingContainer {
     mutating func encode<T: Encodable>(_ value: T) throws {
         switch try EncodedNode.slot(for: value, codingPath: codingPath, userInfo: options) {
         case .value(let json): put(json)
-        case .node(let child): (node.scalar, node.members, node.elements) = (child.scalar, child.members, child.elements)
+        case .node(let child):
+            (node.scalar, node.members, node.elements) = (child.scalar, child.members, child.elements)
         }
     }
 }

@@ -9,9 +9,12 @@ package enum Errno {
         let message: String? = buffer.withUnsafeMutableBufferPointer { chars in
             guard strerror_r(code, chars.baseAddress!, chars.count) == 0 else { return nil }
             let length = chars.firstIndex(of: 0) ?? chars.count
-            return String(decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(chars)[..<length]), as: UTF8.self)
+            return String(
+                decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(chars)[..<length]), as: UTF8.self)
         }
-        guard let message, let first = message.first, !message.hasPrefix("Unknown error") else { return "error \(code)" }
+        guard let message, let first = message.first, !message.hasPrefix("Unknown error") else {
+            return "error \(code)"
+        }
         return first.lowercased() + message.dropFirst()
     }
 }
