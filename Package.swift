@@ -47,7 +47,7 @@ let package = Package(
 
         // MARK: HTTP: the Foundation-free client of crash delivery and the events API, and TLS from the
         // system's libssl, loaded with dlopen only when an https request is made. See docs/decisions.md.
-        .target(name: "CrashReporterHTTP", dependencies: ["CCrashReporterTLS"]),
+        .target(name: "CrashReporterHTTP", dependencies: ["CCrashReporterTLS", "CrashReporterSupport"]),
         .target(name: "CCrashReporterTLS", cSettings: [.define("_GNU_SOURCE")]),
 
         // MARK: Processing: symbolication (the toolchain's Runtime module stays in here), Sentry's formats.
@@ -69,6 +69,10 @@ let package = Package(
 
         // MARK: Façade: track(), events, the provider protocol, the breadcrumb-sink hook. No dependencies.
         .target(name: "Tracking"),
+
+        // MARK: Support: each small shared helper once (JSON, files, time, environment, ids, threads),
+        // with `package` access only, and no Foundation.
+        .target(name: "CrashReporterSupport"),
         .target(name: "TrackingTestKit", dependencies: ["Tracking"]),
 
         // MARK: Examples and benchmarks.
@@ -112,5 +116,6 @@ let package = Package(
             exclude: ["Support"]
         ),
         .testTarget(name: "CrashReporterHTTPTests", dependencies: ["CrashReporterHTTP"], exclude: ["Support"]),
+        .testTarget(name: "CrashReporterSupportTests", dependencies: ["CrashReporterSupport"]),
     ]
 )

@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Glibc
 
 /// Opens the TCP connection: resolves the host, then tries each address in turn with a
@@ -45,7 +46,7 @@ enum Connector {
     ) throws(AttemptError) -> Socket {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let fd = socket(address.family, type, 0)
-        guard fd >= 0 else { throw .failed("socket: \(Socket.errorText(errno))") }
+        guard fd >= 0 else { throw .failed("socket: \(Errno.text(errno))") }
         let socket = Socket(fd: fd, cancellation: cancellation)
         var storage = address.storage
         let status = withUnsafePointer(to: &storage) {
@@ -70,6 +71,6 @@ enum Connector {
     }
 
     private static func classify(_ number: Int32) -> AttemptError {
-        number == ECONNREFUSED ? .refused : .failed(Socket.errorText(number))
+        number == ECONNREFUSED ? .refused : .failed(Errno.text(number))
     }
 }

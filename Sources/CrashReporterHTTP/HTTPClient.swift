@@ -1,3 +1,5 @@
+import CrashReporterSupport
+
 /// A small HTTP/1.1 client for crash delivery and the events API, free of Foundation: plain
 /// sockets for http, the system's OpenSSL (loaded with dlopen on the first https request) for
 /// https.
@@ -33,8 +35,9 @@ public struct HTTPClient: Sendable {
     /// `SSL_CERT_FILE` and `SSL_CERT_DIR`.
     public init(
         userAgent: String, maxResponseBytes: Int = defaultMaxResponseBytes,
-        environment: [String: String] = ProcessEnvironment.current()
+        environment: [String: String]? = nil
     ) {
+        let environment = environment ?? ProcessEnvironment.current()
         self.userAgent = userAgent
         self.maxResponseBytes = maxResponseBytes
         self.proxies = ProxyConfiguration(environment: environment)
@@ -61,13 +64,17 @@ public struct HTTPClient: Sendable {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<HTTPResponse, HTTPError>, Never>) in
-                let failure = RequestThread.start {
-                    continuation.resume(returning: Result { () throws(HTTPError) in try exchange.run() })
-                }
-                if let failure {
+                do {
+                    // A thread of its own, so an async caller never blocks a thread of Swift's
+                    // cooperative pool; it ends with the request.
+                    try DetachedThread.start(name: "http-request") {
+                        continuation.resume(returning: Result { () throws(HTTPError) in try exchange.run() })
+                    }
+                } catch {
                     continuation.resume(
                         returning: .failure(
-                            .connectionFailed(host: request.url.host, port: request.url.port, reason: failure)))
+                            .connectionFailed(
+                                host: request.url.host, port: request.url.port, reason: "\(error)")))
                 }
             }
         } onCancel: {

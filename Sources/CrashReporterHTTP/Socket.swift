@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Glibc
 
 /// A connected, non-blocking TCP socket, closed when released. Every wait is a `poll(2)` bounded
@@ -26,7 +27,7 @@ final class Socket: ByteStream {
             let ready = poll(&fds, nfds_t(fds.count), deadline.pollMilliseconds)
             if ready < 0 {
                 if errno == EINTR { continue }
-                throw .connectionLost("poll: \(Self.errorText(errno))")
+                throw .connectionLost("poll: \(Errno.text(errno))")
             }
             if fds.count > 1 && fds[1].revents != 0 { throw .cancelled }
             if fds[0].revents != 0 { return }
@@ -45,7 +46,7 @@ final class Socket: ByteStream {
             } else if sent < 0 && errno == EINTR {
                 continue
             } else {
-                throw .connectionLost("while sending the request: \(Self.errorText(errno))")
+                throw .connectionLost("while sending the request: \(Errno.text(errno))")
             }
         }
     }
@@ -57,13 +58,8 @@ final class Socket: ByteStream {
             if errno == EAGAIN || errno == EWOULDBLOCK {
                 try wait(for: POLLIN, deadline: deadline, phase: "while waiting for the response")
             } else if errno != EINTR {
-                throw .connectionLost("while reading the response: \(Self.errorText(errno))")
+                throw .connectionLost("while reading the response: \(Errno.text(errno))")
             }
         }
-    }
-
-    /// `strerror`'s text for an errno value.
-    static func errorText(_ number: Int32) -> String {
-        String(cString: strerror(number))
     }
 }

@@ -1,0 +1,43 @@
+import Glibc
+
+/// The process's environment, name and home directory, without `ProcessInfo`.
+package enum ProcessEnvironment {
+    /// Every `NAME=value` of `environ`, read now (so it includes `setenv` calls made so far).
+    /// An entry without `=` is skipped; for a repeated name the first one wins, as `getenv`.
+    package static func current() -> [String: String] {
+        var variables: [String: String] = [:]
+        let start: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
+        guard var entry = start else { return variables }
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                let name = String(text[..<equals])
+                if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
+            }
+            entry += 1
+        }
+        return variables
+    }
+
+    /// The last path component of `argv[0]` (`my-service` for `/usr/bin/my-service`), or
+    /// `process` when there is none.
+    package static var processName: String {
+        guard let first = CommandLine.arguments.first,
+            let name = first.split(separator: "/").last, !name.isEmpty
+        else { return "process" }
+        return String(name)
+    }
+
+    /// `$HOME` when it is an absolute path, else the home directory of this user in the
+    /// password database (`getpwuid_r`); `nil` when neither says.
+    package static func homeDirectory(environment: [String: String]) -> String? {
+        if let home = environment["HOME"], home.hasPrefix("/") { return home }
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let status = getpwuid_r(getuid(), &entry, &buffer, buffer.count, &result)
+        guard status == 0, result != nil, let directory = entry.pw_dir else { return nil }
+        let home = String(cString: directory)
+        return home.hasPrefix("/") ? home : nil
+    }
+}

@@ -1,0 +1,40 @@
+import Glibc
+
+extension FileSystem {
+    /// Reads a whole regular file of at most `limit` bytes.
+    ///
+    /// One `open` (with `O_NONBLOCK`, so that a FIFO planted at the path cannot hang the
+    /// reader), then `fstat` on that descriptor (so the type and size checked are those of the
+    /// file read, not of whatever the path names a moment later), then `read` until the end.
+    /// Refuses anything but a regular file, and a file that is, or grows while being read,
+    /// larger than `limit`.
+    package static func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw FileError(.read, path, errno: errno) }
+        defer { close(descriptor) }
+        let file = try status(descriptor: descriptor, path: path)
+        guard file.kind == .regular else { throw FileError(.read, path, .notRegularFile) }
+        guard file.size <= limit else { throw FileError(.read, path, .tooLarge(limit: limit)) }
+
+        var bytes: [UInt8] = []
+        // One more than the size: the read that returns 0 (or finds growth) needs no new buffer.
+        bytes.reserveCapacity(file.size + 1)
+        while true {
+            let start = bytes.count
+            let room = max(bytes.capacity - start, 64 << 10)
+            let wanted = min(room, limit + 1 - start)
+            bytes.append(contentsOf: repeatElement(0, count: wanted))
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(descriptor, buffer.baseAddress! + start, wanted)
+            }
+            let code = errno
+            bytes.removeLast(wanted - max(count, 0))
+            if count < 0 {
+                if code == EINTR { continue }
+                throw FileError(.read, path, errno: code)
+            }
+            if count == 0 { return bytes }
+            if bytes.count > limit { throw FileError(.read, path, .tooLarge(limit: limit)) }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Glibc
+
+/// File-system calls with plain POSIX, each turning `errno` into a ``FileError``. Paths are
+/// strings; nothing here follows a `~` or a relative path's working directory for you.
+package enum FileSystem {
+    /// `stat(2)` (following symbolic links).
+    package static func status(_ path: String) throws(FileError) -> FileStatus {
+        var raw = stat()
+        guard stat(path, &raw) == 0 else { throw FileError(.inspect, path, errno: errno) }
+        return FileStatus(raw)
+    }
+
+    /// `fstat(2)` of an open descriptor; `path` is for the message.
+    package static func status(descriptor: Int32, path: String) throws(FileError) -> FileStatus {
+        var raw = stat()
+        guard fstat(descriptor, &raw) == 0 else { throw FileError(.inspect, path, errno: errno) }
+        return FileStatus(raw)
+    }
+
+    /// Whether something is at `path` (a symbolic link counts when its target exists).
+    package static func exists(_ path: String) -> Bool { (try? status(path)) != nil }
+
+    package static func isDirectory(_ path: String) -> Bool { (try? status(path))?.kind == .directory }
+
+    /// The size in bytes; `nil` when there is no such file.
+    package static func size(_ path: String) -> Int? { (try? status(path))?.size }
+
+    /// Seconds since 1970; `nil` when there is no such file.
+    package static func modificationTime(_ path: String) -> Double? { (try? status(path))?.modificationTime }
+
+    /// Fails unless this process may write in `path` (a read-only mount, no permission), so
+    /// that a service learns it at start rather than when its first crash report is lost.
+    package static func checkWritable(_ path: String) throws(FileError) {
+        guard access(path, W_OK) == 0 else { throw FileError(.write, path, errno: errno) }
+    }
+
+    /// `mkdir -p`: creates the directory and its missing parents with `mode` (0700 by default:
+    /// reports and stored choices are the service's business only). Fine if it exists;
+    /// fails when something that is not a directory is in the way.
+    package static func createDirectory(_ path: String, mode: mode_t = 0o700) throws(FileError) {
+        if mkdir(path, mode) == 0 { return }
+        let code = errno
+        switch code {
+        case EEXIST:
+            guard isDirectory(path) else { throw FileError(.createDirectory, path, errno: ENOTDIR) }
+        case ENOENT:
+            let parent = parentDirectory(path)
+            guard parent != path, !parent.isEmpty else { throw FileError(.createDirectory, path, errno: code) }
+            try createDirectory(parent, mode: mode)
+            if mkdir(path, mode) != 0, errno != EEXIST || !isDirectory(path) {
+                throw FileError(.createDirectory, path, errno: errno == EEXIST ? ENOTDIR : errno)
+            }
+        default:
+            throw FileError(.createDirectory, path, errno: code)
+        }
+    }
+
+    /// The path without its last component (`/a/b/` → `/a`, `b` → `.`, `/a` → `/`).
+    package static func parentDirectory(_ path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        let parent = trimmed[..<slash]
+        return parent.isEmpty ? "/" : String(parent)
+    }
+
+    /// The names in a directory, without `.` and `..`, sorted by their bytes.
+    package static func contentsOfDirectory(_ path: String) throws(FileError) -> [String] {
+        guard let directory = opendir(path) else { throw FileError(.list, path, errno: errno) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw FileError(.list, path, errno: errno) }
+                break
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Removes a file, a symbolic link (not its target) or an empty directory; with `recursive`,
+    /// a directory and everything in it. `false` when there was nothing to remove.
+    @discardableResult
+    package static func remove(_ path: String, recursive: Bool = false) throws(FileError) -> Bool {
+        var raw = stat()
+        guard lstat(path, &raw) == 0 else {
+            if errno == ENOENT { return false }
+            throw FileError(.remove, path, errno: errno)
+        }
+        if raw.st_mode & S_IFMT == S_IFDIR {
+            if recursive {
+                for name in try contentsOfDirectory(path) { try remove(path + "/" + name, recursive: true) }
+            }
+            guard rmdir(path) == 0 || errno == ENOENT else { throw FileError(.remove, path, errno: errno) }
+        } else {
+            guard unlink(path) == 0 || errno == ENOENT else { throw FileError(.remove, path, errno: errno) }
+        }
+        return true
+    }
+
+    /// `rename(2)`: atomic within one file system, replacing what is at `destination`.
+    package static func rename(_ source: String, to destination: String) throws(FileError) {
+        guard Glibc.rename(source, destination) == 0 else { throw FileError(.rename, source, errno: errno) }
+    }
+}

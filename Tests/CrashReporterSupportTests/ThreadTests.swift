@@ -1,0 +1,77 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import CrashReporterSupport
+
+@Suite("Threads")
+struct ThreadTests {
+    @Test("a detached thread runs its closure under its name")
+    func detachedThread() throws {
+        let latch = Latch()
+        let seen = Mutex<String?>(nil)
+        try DetachedThread.start(name: "support-test-thread", stackSize: 16 << 20) {
+            let comm = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+            seen.withLock { $0 = comm?.trimmingASCIIWhitespace().description }
+            latch.open()
+        }
+        #expect(latch.wait(timeout: 60))
+        #expect(seen.withLock { $0 } == "support-test-th")
+    }
+
+    @Test("thread names are cut to 15 bytes at a character boundary")
+    func threadNames() {
+        #expect(DetachedThread.threadName("crash-report-symbolicator") == "crash-report-sy")
+        #expect(DetachedThread.threadName("crash-delivery") == "crash-delivery")
+        #expect(DetachedThread.threadName("ééééééééé") == "ééééééé")
+    }
+
+    @Test("a latch that nobody opens times out; an open one does not wait")
+    func latch() {
+        let latch = Latch()
+        #expect(!latch.isOpen)
+        #expect(!latch.wait(timeout: 0.05))
+        #expect(!latch.wait(timeout: -1))
+        latch.open()
+        #expect(latch.isOpen)
+        #expect(latch.wait(timeout: 0))
+        #expect(latch.wait(timeout: nil))
+    }
+
+    @Test("a monitor's waiter sees the state that workers changed")
+    func monitor() throws {
+        let monitor = Monitor<[Int]>([])
+        for worker in 0..<8 {
+            try DetachedThread.start(name: "worker-\(worker)") {
+                for step in 0..<100 { monitor.update { $0.append(worker * 100 + step) } }
+            }
+        }
+        let all = monitor.wait(timeout: 60) { $0.count == 800 ? $0 : nil }
+        #expect(all.map { Set($0) } == Set(0..<800))
+        #expect(monitor.wait(timeout: 0.01) { $0.count > 800 ? true : nil } == nil)
+        #expect(monitor.withLock { $0.count } == 800)
+    }
+
+    @Test("a waiter can take work out under the lock, as a worker loop does")
+    func jobQueue() throws {
+        let jobs = Monitor<[Int]>([])
+        let results = Monitor<[Int]>([])
+        try DetachedThread.start(name: "consumer") {
+            while let job = jobs.wait(timeout: 60, until: { $0.isEmpty ? nil : $0.removeFirst() }), job >= 0 {
+                results.update { $0.append(job * 2) }
+            }
+        }
+        for job in [1, 2, 3, -1] { jobs.update { $0.append(job) } }
+        #expect(results.wait(timeout: 60) { $0.count == 3 ? $0 : nil } == [2, 4, 6])
+    }
+
+    @Test("sleep waits at least as long as asked, and not at all for nothing")
+    func sleeping() {
+        let clock = ContinuousClock()
+        let start = clock.now
+        sleep(seconds: 0.05)
+        #expect(clock.now - start >= .milliseconds(50))
+        sleep(seconds: -1)
+        sleep(seconds: .nan)
+    }
+}
