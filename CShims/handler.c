@@ -1,9 +1,9 @@
 // The signal handler.
 //
 // Flow. scr_install() prepares everything the handler touches (the ring, the gzip arena
-// and buffers, the image table, libunwind, the report's static strings, an alternate
-// stack for the calling thread and, through altstack.c, for every thread started later)
-// and then installs one handler for SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGTRAP and SIGFPE,
+// and buffers, the image table, the unwinder's lazy state, the report's static strings, an
+// alternate stack for the calling thread and, through altstack.c, for every thread started
+// later) and then installs one handler for SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGTRAP and SIGFPE,
 // keeping the actions that were there before.
 //
 // Flags. SA_SIGINFO for the siginfo (code, fault address) and the ucontext (registers, the
@@ -162,7 +162,7 @@ int scr_install(const scr_config *config) {
     if (scr_ring_setup(config->breadcrumb_capacity) != 0) return SCR_ERR_NO_MEMORY;
     if (scr_gzip_reserve() != 0) return SCR_ERR_NO_MEMORY;
     if (scr_images_capture(config->home_dir) != 0) return SCR_ERR_NO_MEMORY;
-    (void)scr_unwinder_load(); // without libunwind the report still has frame 0 and says why
+    scr_unwinder_prepare();
     if (scr_thread_prepare() != 0) return SCR_ERR_NO_MEMORY;
 
     struct sigaction action;

@@ -62,9 +62,20 @@ typedef struct scr_frame {
     uintptr_t sp;
 } scr_frame;
 
-SCR_HIDDEN int scr_unwinder_load(void);
-// Fills `frames` from the signal context. Returns the count; *error is NULL or a reason.
-SCR_HIDDEN int scr_unwind(void *ucontext, scr_frame *frames, int max, bool *truncated, const char **error);
+// What one unwind found. `count` grows as frames are found, so that the frames gathered
+// before a fault inside the unwinder are still there when the guard jumps back.
+typedef struct scr_unwind_result {
+    scr_frame *frames;
+    int max;
+    int count;
+    bool truncated;    // more than `max` frames
+    const char *error; // NULL, or why unwinding stopped early ("init_failed", "step_failed")
+} scr_unwind_result;
+
+// Warms the unwinder up at install (see unwinder.c).
+SCR_HIDDEN void scr_unwinder_prepare(void);
+// Fills `result` from the signal context: frame 0 is the interrupted instruction itself.
+SCR_HIDDEN void scr_unwind(const void *ucontext, scr_unwind_result *result);
 
 // ---- registers and signal names (context.c, signals.c) ---------------------------------
 SCR_HIDDEN void scr_registers_write_json(scr_writer *w, const void *ucontext);

@@ -181,18 +181,16 @@ static void read_fatal_message(void *unused) {
 }
 
 typedef struct unwind_job {
-    void *ucontext;
-    int count;
-    bool truncated;
-    const char *error;
+    const void *ucontext;
+    scr_unwind_result result;
 } unwind_job;
 
-// Async-signal-safe as scr_unwind is. Runs under scr_guarded: libunwind reads the stack,
+// Async-signal-safe as scr_unwind is. Runs under scr_guarded: the unwinder reads the stack,
 // which may be damaged.
 static void run_unwind(void *p) {
     unwind_job *job = p;
     fault_if_injected(1);
-    job->count = scr_unwind(job->ucontext, g_report.frames, SCR_MAX_FRAMES, &job->truncated, &job->error);
+    scr_unwind(job->ucontext, &job->result);
 }
 
 // Async-signal-safe. Builds "<dir>/<id><suffix>".
@@ -278,18 +276,19 @@ int scr_report_write(int sig, siginfo_t *info, void *ucontext) {
     scr_w_cstr(w, ",\"registers\":");
     scr_registers_write_json(w, ucontext);
 
-    unwind_job job = {.ucontext = ucontext, .count = 0, .truncated = false, .error = NULL};
+    unwind_job job = {.ucontext = ucontext, .result = {.frames = g_report.frames, .max = SCR_MAX_FRAMES}};
+    scr_unwind_result *unwound = &job.result;
     if (!scr_guarded(run_unwind, &job)) {
-        job.error = "fault"; // the frames gathered before the fault are kept
+        unwound->error = "fault"; // the frames gathered before the fault are kept
     }
-    if (job.count == 0) {
-        // Without libunwind, or if it failed at once, frame 0 still comes from the context.
+    if (unwound->count == 0) {
+        // The unwinder faulted or never reached the signal frame: frame 0 still comes from the context.
         g_report.frames[0].ip = scr_context_ip(ucontext);
         g_report.frames[0].sp = scr_context_sp(ucontext);
-        job.count = 1;
+        unwound->count = 1;
     }
     scr_w_cstr(w, ",\"frames\":[");
-    for (int i = 0; i < job.count; i++) {
+    for (int i = 0; i < unwound->count; i++) {
         if (i > 0) scr_w_cstr(w, ",");
         scr_w_cstr(w, "{\"ip\":");
         scr_w_hex(w, g_report.frames[i].ip);
@@ -299,11 +298,11 @@ int scr_report_write(int sig, siginfo_t *info, void *ucontext) {
         scr_w_i64(w, scr_images_find(g_report.frames[i].ip));
         scr_w_cstr(w, "}");
     }
-    scr_w_cstr(w, job.truncated ? "],\"frames_truncated\":true" : "],\"frames_truncated\":false");
+    scr_w_cstr(w, unwound->truncated ? "],\"frames_truncated\":true" : "],\"frames_truncated\":false");
     scr_w_cstr(w, ",\"unwind_error\":");
-    if (job.error != NULL) {
+    if (unwound->error != NULL) {
         scr_w_cstr(w, "\"");
-        scr_w_cstr(w, job.error);
+        scr_w_cstr(w, unwound->error);
         scr_w_cstr(w, "\"");
     } else {
         scr_w_cstr(w, "null");
