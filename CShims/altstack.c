@@ -7,8 +7,8 @@
 // libc's for every library (Foundation's Thread, Dispatch's workers, the Swift concurrency
 // pool); it starts the thread on a trampoline that maps the stack and then runs the real
 // start routine. The stack is unmapped by a thread-specific-data destructor at thread
-// exit. Before install the wrapper passes straight through. A thread created before
-// install can call scr_thread_prepare() itself.
+// exit. Until install turns this file on (scr_altstack_enable) the wrapper passes straight
+// through. A thread created before install can call scr_thread_prepare() itself.
 #include "internal.h"
 
 #include <dlfcn.h>
@@ -23,8 +23,12 @@
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
 static _Atomic(pthread_create_fn) g_real_create;
+static _Atomic int g_enabled; // set by install once the handler is in place
 static pthread_key_t g_stack_key;
 static pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
+
+// Async-signal-safe.
+void scr_altstack_enable(void) { atomic_store_explicit(&g_enabled, 1, memory_order_release); }
 
 // Async-signal-safe.
 size_t scr_altstack_size(void) { return SCR_ALTSTACK_SIZE + (size_t)getpagesize(); }
@@ -83,7 +87,7 @@ __attribute__((visibility("default"))) int pthread_create(pthread_t *thread, con
         if (real == NULL) return EAGAIN;
         atomic_store_explicit(&g_real_create, real, memory_order_release);
     }
-    if (!scr_is_installed()) return real(thread, attr, start, arg);
+    if (!atomic_load_explicit(&g_enabled, memory_order_acquire)) return real(thread, attr, start, arg);
     trampoline *t = malloc(sizeof *t);
     if (t == NULL) return real(thread, attr, start, arg);
     t->start = start;

@@ -44,7 +44,6 @@ SCR_HIDDEN void scr_json_key(scr_writer *w, const char *key); // "key": (writes 
 SCR_HIDDEN void scr_json_comma(scr_writer *w, bool *first);
 
 // ---- breadcrumb ring (ring.c) -----------------------------------------------------------
-SCR_HIDDEN int scr_ring_setup(uint32_t capacity);
 SCR_HIDDEN void scr_ring_write_json(scr_ring *ring, scr_writer *w);
 SCR_HIDDEN size_t scr_ring_reserved_bytes(void);
 SCR_HIDDEN void scr_ring_set_enabled(int enabled);
@@ -93,6 +92,8 @@ SCR_HIDDEN int scr_gzip_finish(scr_writer *w);
 
 // ---- alternate stacks (altstack.c) ------------------------------------------------------
 SCR_HIDDEN size_t scr_altstack_size(void);
+// From now on, threads started with pthread_create get an alternate stack. Install calls it.
+SCR_HIDDEN void scr_altstack_enable(void);
 
 // ---- the report (report.c) --------------------------------------------------------------
 SCR_HIDDEN int scr_report_prepare(const scr_config *config);
@@ -100,10 +101,21 @@ SCR_HIDDEN size_t scr_report_reserved_bytes(void);
 // Writes the whole report for this crash and renames it into place. Returns 0 on success.
 SCR_HIDDEN int scr_report_write(int sig, siginfo_t *info, void *ucontext);
 
-// ---- fault recovery inside the handler (handler.c) -------------------------------------
+// ---- the fault guard (guard.c) -----------------------------------------------------------
 // Runs `fn(arg)`; if it faults (SIGSEGV/SIGBUS while reading memory it should not),
 // returns false instead of dying, so that the report goes on with what it has.
 SCR_HIDDEN bool scr_guarded(void (*fn)(void *), void *arg);
+// Whether a guarded call is running (only the thread that owns the report asks).
+SCR_HIDDEN bool scr_guard_active(void);
+// Jumps back into the running scr_guarded, which returns false. From the handler only.
+SCR_HIDDEN __attribute__((noreturn)) void scr_guard_escape(void);
+
+// ---- the handled signals and the actions before ours (chain.c) --------------------------
+SCR_HIDDEN int scr_chain_install(const struct sigaction *action);
+SCR_HIDDEN void scr_chain_restore(void);
+
+// ---- the signal handler (handler.c) -----------------------------------------------------
+SCR_HIDDEN void scr_handle_signal(int sig, siginfo_t *info, void *ucontext);
 
 // ---- small signal-safe helpers (util.c) -------------------------------------------------
 SCR_HIDDEN uint64_t scr_now_realtime_ms(void);

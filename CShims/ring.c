@@ -79,16 +79,13 @@ void scr_ring_destroy(scr_ring *ring) {
     if (ring != NULL) munmap(ring, ring->mapped);
 }
 
-// Not async-signal-safe (mmap). Install calls it once.
-int scr_ring_setup(uint32_t capacity) {
+// Not async-signal-safe (mmap). Install calls it once; tests and benchmarks again.
+int scr_breadcrumbs_configure(uint32_t capacity) {
     scr_ring *ring = scr_ring_create(capacity);
     if (ring == NULL) return -1;
     atomic_store_explicit(&g_global_ring, ring, memory_order_release);
     return 0;
 }
-
-// Not async-signal-safe (see scr_ring_setup).
-int scr_breadcrumbs_configure(uint32_t capacity) { return scr_ring_setup(capacity); }
 
 // Async-signal-safe.
 scr_ring *scr_global_ring(void) { return atomic_load_explicit(&g_global_ring, memory_order_acquire); }
