@@ -31,17 +31,10 @@
 #define SCR_WATCHDOG_SECONDS 10
 
 static struct {
-    _Atomic int capture_disabled;
     _Atomic pid_t owner;        // thread id of the thread writing the report, 0 before
     _Atomic int signal;         // the signal being reported
     struct sigaction previous_alarm;
 } g_handler;
-
-// Async-signal-safe.
-void scr_set_capture_enabled(int enabled) {
-    atomic_store(&g_handler.capture_disabled, enabled ? 0 : 1);
-    scr_ring_set_enabled(enabled);
-}
 
 // Async-signal-safe (sigaction, sigprocmask, tgkill, _exit). Ends the process with `sig` and
 // its default action, whatever state the handler is in.
@@ -95,7 +88,7 @@ void scr_handle_signal(int sig, siginfo_t *info, void *ucontext) {
     sigaction(SIGALRM, &watchdog, &g_handler.previous_alarm);
     alarm(SCR_WATCHDOG_SECONDS);
 
-    if (!atomic_load(&g_handler.capture_disabled)) (void)scr_report_write(sig, info, ucontext);
+    if (scr_capture_enabled()) (void)scr_report_write(sig, info, ucontext);
 
     alarm(0);
     sigaction(SIGALRM, &g_handler.previous_alarm, NULL);

@@ -46,7 +46,6 @@ SCR_HIDDEN void scr_json_comma(scr_writer *w, bool *first);
 // ---- breadcrumb ring (ring.c) -----------------------------------------------------------
 SCR_HIDDEN void scr_ring_write_json(scr_ring *ring, scr_writer *w);
 SCR_HIDDEN size_t scr_ring_reserved_bytes(void);
-SCR_HIDDEN void scr_ring_set_enabled(int enabled);
 
 // ---- images (images.c) ------------------------------------------------------------------
 SCR_HIDDEN int scr_images_capture(const char *home_dir);
@@ -100,6 +99,10 @@ SCR_HIDDEN int scr_report_prepare(const scr_config *config);
 SCR_HIDDEN size_t scr_report_reserved_bytes(void);
 // Writes the whole report for this crash and renames it into place. Returns 0 on success.
 SCR_HIDDEN int scr_report_write(int sig, siginfo_t *info, void *ucontext);
+
+// ---- whether capture is on (capture.c) ---------------------------------------------------
+// The one flag behind scr_set_capture_enabled.
+SCR_HIDDEN bool scr_capture_enabled(void);
 
 // ---- the fault guard (guard.c) -----------------------------------------------------------
 // Runs `fn(arg)`; if it faults (SIGSEGV/SIGBUS while reading memory it should not),

@@ -49,12 +49,6 @@ struct scr_ring {
 // The ring the handler writes out. Replaced only by install (and tests); a replaced ring stays
 // mapped because a producer may still be inside it.
 static _Atomic(scr_ring *) g_global_ring;
-static _Atomic int g_capture_disabled;
-
-// Async-signal-safe.
-void scr_ring_set_enabled(int enabled) {
-    atomic_store_explicit(&g_capture_disabled, enabled ? 0 : 1, memory_order_relaxed);
-}
 
 // Not async-signal-safe (mmap). One mapping holds the header and the slots.
 scr_ring *scr_ring_create(uint32_t capacity) {
@@ -93,7 +87,7 @@ scr_ring *scr_global_ring(void) { return atomic_load_explicit(&g_global_ring, me
 // Async-signal-safe.
 int scr_breadcrumbs_enabled(void) {
     scr_ring *ring = scr_global_ring();
-    return ring != NULL && ring->slots != NULL && !atomic_load_explicit(&g_capture_disabled, memory_order_relaxed);
+    return ring != NULL && ring->slots != NULL && scr_capture_enabled();
 }
 
 // Async-signal-safe.
@@ -159,7 +153,7 @@ void scr_ring_record(scr_ring *ring, uint8_t level, const char *category, size_t
 // Async-signal-safe, wait-free: the global ring, unless capture is off.
 void scr_breadcrumb_record(uint8_t level, const char *category, size_t category_len, const char *message,
                            size_t message_len, const uint8_t *pairs, size_t pairs_len) {
-    if (atomic_load_explicit(&g_capture_disabled, memory_order_relaxed)) return;
+    if (!scr_capture_enabled()) return;
     scr_ring_record(scr_global_ring(), level, category, category_len, message, message_len, pairs, pairs_len);
 }
 
