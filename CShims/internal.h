@@ -21,13 +21,18 @@
 // ---- buffered writer (writer.c) -------------------------------------------------------
 // A writer appends into memory its owner supplies. When the memory is full it calls
 // `drain` (the gzip sink) to empty it; without `drain` it marks itself failed instead.
+// The JSON functions keep their place in the document here: how deep they are, which
+// open objects or arrays have a member already (bit n for depth n), and whether a key was
+// just written, so that they can put the commas themselves.
 typedef struct scr_writer {
     char *buf;
     size_t cap;
     size_t len;
     bool failed;
     void (*drain)(struct scr_writer *w);
-    void *ctx;
+    uint32_t depth;
+    uint32_t has_member;
+    bool after_key;
 } scr_writer;
 
 SCR_HIDDEN void scr_w_bytes(scr_writer *w, const char *bytes, size_t n);
@@ -38,10 +43,21 @@ SCR_HIDDEN void scr_w_hex(scr_writer *w, uint64_t v); // "0x…" with quotes
 SCR_HIDDEN size_t scr_utf8_cut(const char *s, size_t len, size_t max);
 
 // ---- JSON (json.c) ----------------------------------------------------------------------
+// Every key and value of a report goes through these; they write the commas. A value is
+// either a member value (right after scr_json_key) or an element of the open array.
+SCR_HIDDEN void scr_json_object_begin(scr_writer *w);
+SCR_HIDDEN void scr_json_object_end(scr_writer *w);
+SCR_HIDDEN void scr_json_array_begin(scr_writer *w);
+SCR_HIDDEN void scr_json_array_end(scr_writer *w);
+SCR_HIDDEN void scr_json_key(scr_writer *w, const char *key);                         // "key":
+SCR_HIDDEN void scr_json_key_string(scr_writer *w, const char *s, size_t len, size_t max); // a key from data
 SCR_HIDDEN void scr_json_string(scr_writer *w, const char *s, size_t len, size_t max);
 SCR_HIDDEN void scr_json_cstring(scr_writer *w, const char *s, size_t max);
-SCR_HIDDEN void scr_json_key(scr_writer *w, const char *key); // "key": (writes a comma first if needed)
-SCR_HIDDEN void scr_json_comma(scr_writer *w, bool *first);
+SCR_HIDDEN void scr_json_u64(scr_writer *w, uint64_t v);
+SCR_HIDDEN void scr_json_i64(scr_writer *w, int64_t v);
+SCR_HIDDEN void scr_json_hex(scr_writer *w, uint64_t v); // an address: "0x…"
+SCR_HIDDEN void scr_json_bool(scr_writer *w, bool v);
+SCR_HIDDEN void scr_json_null(scr_writer *w);
 
 // ---- breadcrumb ring (ring.c) -----------------------------------------------------------
 SCR_HIDDEN void scr_ring_write_json(scr_ring *ring, scr_writer *w);

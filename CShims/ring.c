@@ -163,6 +163,48 @@ static const char *level_name(uint8_t level) {
     return level < 5 ? names[level] : "info";
 }
 
+// Async-signal-safe. Copies the slot that ticket `n` wrote into `copy`; false if it is torn
+// (its sequence was not 2n+2 before and after the copy: a writer was inside it, or a later
+// lap took it).
+static bool read_slot(const scr_slot *slot, uint64_t n, scr_slot *copy) {
+    uint64_t before = atomic_load_explicit(&slot->seq, memory_order_acquire);
+    if (before != 2 * n + 2) return false;
+    memcpy((char *)copy + sizeof copy->seq, (const char *)slot + sizeof slot->seq, sizeof *copy - sizeof copy->seq);
+    atomic_thread_fence(memory_order_acquire); // the copy is done before the second look
+    return atomic_load_explicit(&slot->seq, memory_order_relaxed) == before;
+}
+
+// Async-signal-safe: writer calls only. One breadcrumb, from a whole copy of its slot.
+static void write_item(scr_writer *w, const scr_slot *copy) {
+    scr_json_object_begin(w);
+    scr_json_key(w, "timestamp_ms");
+    scr_json_u64(w, copy->timestamp_ms);
+    scr_json_key(w, "level");
+    scr_json_cstring(w, level_name(copy->level), 7);
+    scr_json_key(w, "category");
+    scr_json_string(w, copy->category, copy->category_len, SCR_CATEGORY_MAX);
+    scr_json_key(w, "message");
+    scr_json_string(w, copy->message, copy->message_len, SCR_MESSAGE_MAX);
+    scr_json_key(w, "data");
+    scr_json_object_begin(w);
+    uint8_t pairs = copy->pair_count <= SCR_MAX_PAIRS ? copy->pair_count : SCR_MAX_PAIRS;
+    for (uint8_t i = 0; i < pairs; i++) {
+        const scr_pair *pair = &copy->pairs[i];
+        // A repeated key would make invalid-looking JSON objects; keep the first.
+        bool repeated = false;
+        for (uint8_t j = 0; j < i; j++) {
+            if (copy->pairs[j].key_len == pair->key_len && memcmp(copy->pairs[j].key, pair->key, pair->key_len) == 0) {
+                repeated = true;
+            }
+        }
+        if (repeated) continue;
+        scr_json_key_string(w, pair->key, pair->key_len, SCR_KEY_MAX);
+        scr_json_string(w, pair->value, pair->value_len, SCR_VALUE_MAX);
+    }
+    scr_json_object_end(w);
+    scr_json_object_end(w);
+}
+
 // Async-signal-safe. Copies each of the newest `capacity` slots to the stack and checks
 // its sequence before and after; writes the whole ones oldest first.
 void scr_ring_write_json(scr_ring *ring, scr_writer *w) {
@@ -171,55 +213,23 @@ void scr_ring_write_json(scr_ring *ring, scr_writer *w) {
     uint32_t capacity = ring == NULL ? 0 : ring->capacity;
     uint64_t begin = end > capacity ? end - capacity : 0;
     uint64_t torn = 0;
-    scr_w_cstr(w, "{\"capacity\":");
-    scr_w_u64(w, capacity);
-    scr_w_cstr(w, ",\"items\":[");
-    bool first = true;
+    scr_json_object_begin(w);
+    scr_json_key(w, "capacity");
+    scr_json_u64(w, capacity);
+    scr_json_key(w, "items");
+    scr_json_array_begin(w);
     for (uint64_t n = begin; slots != NULL && n < end; n++) {
-        scr_slot *slot = &slots[n & ring->mask];
-        uint64_t before = atomic_load_explicit(&slot->seq, memory_order_acquire);
-        if (before != 2 * n + 2) {
-            torn++;
-            continue;
-        }
         scr_slot copy;
-        memcpy((char *)&copy + sizeof copy.seq, (char *)slot + sizeof slot->seq, sizeof copy - sizeof copy.seq);
-        atomic_thread_fence(memory_order_acquire); // the copy is done before the second look
-        if (atomic_load_explicit(&slot->seq, memory_order_relaxed) != before) {
+        if (!read_slot(&slots[n & ring->mask], n, &copy)) {
             torn++;
             continue;
         }
-        scr_json_comma(w, &first);
-        scr_w_cstr(w, "{\"timestamp_ms\":");
-        scr_w_u64(w, copy.timestamp_ms);
-        scr_w_cstr(w, ",\"level\":\"");
-        scr_w_cstr(w, level_name(copy.level));
-        scr_w_cstr(w, "\",\"category\":");
-        scr_json_string(w, copy.category, copy.category_len, SCR_CATEGORY_MAX);
-        scr_w_cstr(w, ",\"message\":");
-        scr_json_string(w, copy.message, copy.message_len, SCR_MESSAGE_MAX);
-        scr_w_cstr(w, ",\"data\":{");
-        uint8_t pairs = copy.pair_count <= SCR_MAX_PAIRS ? copy.pair_count : SCR_MAX_PAIRS;
-        for (uint8_t i = 0; i < pairs; i++) {
-            // A repeated key would make invalid-looking JSON objects; keep the first.
-            bool repeated = false;
-            for (uint8_t j = 0; j < i; j++) {
-                if (copy.pairs[j].key_len == copy.pairs[i].key_len &&
-                    memcmp(copy.pairs[j].key, copy.pairs[i].key, copy.pairs[i].key_len) == 0) {
-                    repeated = true;
-                }
-            }
-            if (repeated) continue;
-            if (i > 0) scr_w_cstr(w, ",");
-            scr_json_string(w, copy.pairs[i].key, copy.pairs[i].key_len, SCR_KEY_MAX);
-            scr_w_cstr(w, ":");
-            scr_json_string(w, copy.pairs[i].value, copy.pairs[i].value_len, SCR_VALUE_MAX);
-        }
-        scr_w_cstr(w, "}}");
+        write_item(w, &copy);
     }
-    scr_w_cstr(w, "],\"torn\":");
-    scr_w_u64(w, torn);
-    scr_w_cstr(w, "}");
+    scr_json_array_end(w);
+    scr_json_key(w, "torn");
+    scr_json_u64(w, torn);
+    scr_json_object_end(w);
 }
 
 // Async-signal-safe.
