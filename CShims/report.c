@@ -4,7 +4,6 @@
 // `pending/<id>.crash.tmp`, then renames it to `.crash`.
 #include "internal.h"
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +11,13 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+
+// The Swift runtime's slot for the fatal-error message it is about to crash with. Referenced
+// weakly and directly rather than looked up with dlsym: a `--static-swift-stdlib` executable
+// links it from libswiftCore.a but does not export it, so dlsym cannot see it there, while
+// the static linker resolves this reference; a dynamic build binds it from libswiftCore.so;
+// a program without the Swift runtime gets NULL.
+extern _Atomic(const char *) *swift_getFatalErrorMessageBuffer(void) __attribute__((weak));
 
 #define SCR_DIR_MAX 3900
 #define SCR_FIELD_MAX 128
@@ -96,9 +102,7 @@ int scr_report_prepare(const scr_config *config) {
     read_distribution();
     g_report.process_start_boot_ms = process_start_ms();
     g_report.pid = getpid();
-    typedef _Atomic(const char *) *(*slot_fn)(void);
-    slot_fn get_slot = (slot_fn)dlsym(RTLD_DEFAULT, "swift_getFatalErrorMessageBuffer");
-    g_report.fatal_message_slot = get_slot != NULL ? get_slot() : NULL;
+    g_report.fatal_message_slot = swift_getFatalErrorMessageBuffer != NULL ? swift_getFatalErrorMessageBuffer() : NULL;
     return SCR_OK;
 }
 
