@@ -7,6 +7,17 @@
 // otherwise it is "torn" (a writer was inside it, or a later lap overwrote it) and is left
 // out and counted. Slots are a power of two so that the index is a mask, not a division.
 // The process has one global ring (the one the handler writes out); tests make their own.
+//
+// ThreadSanitizer. The slot's fields are written and copied while another thread may be
+// inside the same bytes (the reader, or a producer a whole ring ahead): that is the design,
+// and the sequence number tells a torn copy from a whole one. ThreadSanitizer cannot know
+// it and reports the accesses as races, so the two functions that touch the fields,
+// fill_slot and copy_slot, are left out of its instrumentation; every atomic around them
+// (ticket, sequence, fences) is still checked. Under ThreadSanitizer they copy with a loop
+// the compiler may not turn into a memcpy call, because ThreadSanitizer intercepts memcpy
+// itself, whatever the caller's attributes; elsewhere they use memcpy, which is faster.
+// ThreadSanitizer ignores the two fences (GCC says so with -Wtsan): harmless here, since the
+// accesses they order are exactly the uninstrumented ones.
 #include "internal.h"
 
 #include <string.h>
@@ -108,26 +119,49 @@ static bool next_string(const uint8_t **p, const uint8_t *end, const char **s, s
     return true;
 }
 
-// Async-signal-safe, wait-free, no allocation.
-void scr_ring_record(scr_ring *ring, uint8_t level, const char *category, size_t category_len, const char *message,
-                     size_t message_len, const uint8_t *pairs, size_t pairs_len) {
-    if (ring == NULL || ring->slots == NULL) return;
-    // The coarse clock reads the kernel's last tick (1-10 ms resolution) at a fifth of the
-    // cost of CLOCK_REALTIME on virtual machines; breadcrumbs are ordered by ticket anyway.
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME_COARSE, &ts);
-    uint64_t n = atomic_fetch_add_explicit(&ring->next, 1, memory_order_relaxed);
-    scr_slot *slot = &ring->slots[n & ring->mask];
-    atomic_store_explicit(&slot->seq, 2 * n + 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_release); // the odd mark is seen before any field changes
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SCR_THREAD_SANITIZER 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define SCR_THREAD_SANITIZER 1
+#endif
 
-    slot->timestamp_ms = (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+// The seqlock's data accesses (see the top). Under ThreadSanitizer they also copy without
+// memcpy calls (clang: no_builtin; GCC: no loop-to-memcpy transformation); otherwise memcpy
+// is the faster copy and no_sanitize changes nothing.
+#if defined(SCR_THREAD_SANITIZER) && defined(__clang__)
+#define SCR_SEQLOCK_DATA __attribute__((no_sanitize("thread"), no_builtin("memcpy")))
+#elif defined(SCR_THREAD_SANITIZER)
+#define SCR_SEQLOCK_DATA __attribute__((no_sanitize("thread"), optimize("no-tree-loop-distribute-patterns")))
+#else
+#define SCR_SEQLOCK_DATA __attribute__((no_sanitize("thread")))
+#endif
+
+// Async-signal-safe. `n` bytes from `src` to `dst`, where another thread may be reading or
+// writing `dst`, or writing `src`. Only called from the SCR_SEQLOCK_DATA functions, into
+// which it is inlined (it shares their attributes).
+SCR_SEQLOCK_DATA static inline void copy_racy(char *dst, const char *src, size_t n) {
+#if defined(SCR_THREAD_SANITIZER)
+    for (size_t i = 0; i < n; i++) dst[i] = src[i];
+#else
+    memcpy(dst, src, n);
+#endif
+}
+
+// Async-signal-safe, wait-free. Writes one breadcrumb's fields into `slot`, which its
+// producer has marked as being written; strings are cut to their bounds.
+SCR_SEQLOCK_DATA static void fill_slot(scr_slot *slot, uint64_t timestamp_ms, uint8_t level, const char *category,
+                                       size_t category_len, const char *message, size_t message_len,
+                                       const uint8_t *pairs, size_t pairs_len) {
+    slot->timestamp_ms = timestamp_ms;
     slot->level = level;
     size_t c = scr_utf8_cut(category, category == NULL ? 0 : category_len, SCR_CATEGORY_MAX);
-    if (c) memcpy(slot->category, category, c);
+    copy_racy(slot->category, category, c);
     slot->category_len = (uint8_t)c;
     size_t m = scr_utf8_cut(message, message == NULL ? 0 : message_len, SCR_MESSAGE_MAX);
-    if (m) memcpy(slot->message, message, m);
+    copy_racy(slot->message, message, m);
     slot->message_len = (uint8_t)m;
 
     uint8_t count = 0;
@@ -140,13 +174,29 @@ void scr_ring_record(scr_ring *ring, uint8_t level, const char *category, size_t
             scr_pair *pair = &slot->pairs[count++];
             kl = scr_utf8_cut(k, kl, SCR_KEY_MAX);
             vl = scr_utf8_cut(v, vl, SCR_VALUE_MAX);
-            memcpy(pair->key, k, kl);
-            memcpy(pair->value, v, vl);
+            copy_racy(pair->key, k, kl);
+            copy_racy(pair->value, v, vl);
             pair->key_len = (uint8_t)kl;
             pair->value_len = (uint8_t)vl;
         }
     }
     slot->pair_count = count;
+}
+
+// Async-signal-safe, wait-free, no allocation.
+void scr_ring_record(scr_ring *ring, uint8_t level, const char *category, size_t category_len, const char *message,
+                     size_t message_len, const uint8_t *pairs, size_t pairs_len) {
+    if (ring == NULL || ring->slots == NULL) return;
+    // The coarse clock reads the kernel's last tick (1-10 ms resolution) at a fifth of the
+    // cost of CLOCK_REALTIME on virtual machines; breadcrumbs are ordered by ticket anyway.
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+    uint64_t n = atomic_fetch_add_explicit(&ring->next, 1, memory_order_relaxed);
+    scr_slot *slot = &ring->slots[n & ring->mask];
+    atomic_store_explicit(&slot->seq, 2 * n + 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release); // the odd mark is seen before any field changes
+    fill_slot(slot, (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u, level, category, category_len,
+              message, message_len, pairs, pairs_len);
     atomic_store_explicit(&slot->seq, 2 * n + 2, memory_order_release);
 }
 
@@ -163,13 +213,19 @@ static const char *level_name(uint8_t level) {
     return level < 5 ? names[level] : "info";
 }
 
+// Async-signal-safe. Copies the fields of `slot` (all but its sequence) into `copy`, while
+// a producer may be writing them.
+SCR_SEQLOCK_DATA static void copy_slot(scr_slot *copy, const scr_slot *slot) {
+    copy_racy((char *)copy + sizeof copy->seq, (const char *)slot + sizeof slot->seq, sizeof *copy - sizeof copy->seq);
+}
+
 // Async-signal-safe. Copies the slot that ticket `n` wrote into `copy`; false if it is torn
 // (its sequence was not 2n+2 before and after the copy: a writer was inside it, or a later
 // lap took it).
 static bool read_slot(const scr_slot *slot, uint64_t n, scr_slot *copy) {
     uint64_t before = atomic_load_explicit(&slot->seq, memory_order_acquire);
     if (before != 2 * n + 2) return false;
-    memcpy((char *)copy + sizeof copy->seq, (const char *)slot + sizeof slot->seq, sizeof *copy - sizeof copy->seq);
+    copy_slot(copy, slot);
     atomic_thread_fence(memory_order_acquire); // the copy is done before the second look
     return atomic_load_explicit(&slot->seq, memory_order_relaxed) == before;
 }
