@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fails when the C files of a C target call each other in a cycle.
 #
-# Usage: scripts/check-c-calls.sh [DIR]   (DIR defaults to CShims; headers in DIR/include)
+# Usage: scripts/check-c-calls.sh [DIR]   (DIR: absolute, or relative to the repository root;
+#                                         CShims when omitted; its headers in DIR/include)
 #
 # Each DIR/*.c is compiled on its own to an object; `nm` lists what each object defines and
 # what it needs from elsewhere. A file that needs a symbol another file defines calls it (or
