@@ -7,8 +7,17 @@
 // libc's for every library (Foundation's Thread, Dispatch's workers, the Swift concurrency
 // pool); it starts the thread on a trampoline that maps the stack and then runs the real
 // start routine. The stack is unmapped by a thread-specific-data destructor at thread
-// exit. Before install the wrapper passes straight through. A thread created before
-// install can call scr_thread_prepare() itself.
+// exit. Until install turns this file on (scr_altstack_enable) the wrapper passes straight
+// through. A thread created before install can call scr_thread_prepare() itself.
+//
+// Forwarding. The wrapper hands every call to the definition the dynamic linker would have
+// bound without it. A sanitizer runtime (ThreadSanitizer, AddressSanitizer) is linked into
+// the executable and defines pthread_create as a weak interceptor; ours, being strong,
+// replaces it at link time, and dlsym(RTLD_NEXT) looks only in the objects after the
+// executable, so the sanitizer would never hear of the thread and fail at its first use.
+// The interceptor keeps a second name, reached through a weak reference (NULL without a
+// sanitizer). Otherwise RTLD_NEXT finds the next definition in load order: an LD_PRELOADed
+// wrapper, or libc's. docs/decisions.md weighs interposing at all.
 #include "internal.h"
 
 #include <dlfcn.h>
@@ -22,9 +31,17 @@
 
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
+// The sanitizers' interceptor under its second name (see the top); NULL without a sanitizer.
+extern int __interceptor_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *)
+    __attribute__((weak));
+
 static _Atomic(pthread_create_fn) g_real_create;
+static _Atomic int g_enabled; // set by install once the handler is in place
 static pthread_key_t g_stack_key;
 static pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
+
+// Async-signal-safe.
+void scr_altstack_enable(void) { atomic_store_explicit(&g_enabled, 1, memory_order_release); }
 
 // Async-signal-safe.
 size_t scr_altstack_size(void) { return SCR_ALTSTACK_SIZE + (size_t)getpagesize(); }
@@ -74,16 +91,23 @@ static void *start_prepared(void *p) {
     return t.start(t.arg);
 }
 
+// Not async-signal-safe (dlsym). The pthread_create this file's one forwards to: a linked
+// sanitizer's interceptor, else the next definition after the executable.
+static pthread_create_fn next_create(void) {
+    pthread_create_fn next = atomic_load_explicit(&g_real_create, memory_order_acquire);
+    if (next != NULL) return next;
+    next = __interceptor_pthread_create;
+    if (next == NULL) next = (pthread_create_fn)dlsym(RTLD_NEXT, "pthread_create");
+    if (next != NULL) atomic_store_explicit(&g_real_create, next, memory_order_release);
+    return next;
+}
+
 // Not async-signal-safe (as libc's). Interposes libc's pthread_create; see the top.
 __attribute__((visibility("default"))) int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                                                           void *(*start)(void *), void *arg) {
-    pthread_create_fn real = atomic_load_explicit(&g_real_create, memory_order_acquire);
-    if (real == NULL) {
-        real = (pthread_create_fn)dlsym(RTLD_NEXT, "pthread_create");
-        if (real == NULL) return EAGAIN;
-        atomic_store_explicit(&g_real_create, real, memory_order_release);
-    }
-    if (!scr_is_installed()) return real(thread, attr, start, arg);
+    pthread_create_fn real = next_create();
+    if (real == NULL) return EAGAIN;
+    if (!atomic_load_explicit(&g_enabled, memory_order_acquire)) return real(thread, attr, start, arg);
     trampoline *t = malloc(sizeof *t);
     if (t == NULL) return real(thread, attr, start, arg);
     t->start = start;

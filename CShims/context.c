@@ -18,13 +18,12 @@ static const struct {
 // Async-signal-safe.
 void scr_registers_write_json(scr_writer *w, const void *ucontext) {
     const ucontext_t *uc = ucontext;
-    scr_w_cstr(w, "{");
+    scr_json_object_begin(w);
     for (size_t i = 0; i < sizeof k_registers / sizeof k_registers[0]; i++) {
-        if (i > 0) scr_w_cstr(w, ",");
         scr_json_key(w, k_registers[i].name);
-        scr_w_hex(w, (uint64_t)uc->uc_mcontext.gregs[k_registers[i].index]);
+        scr_json_hex(w, (uint64_t)uc->uc_mcontext.gregs[k_registers[i].index]);
     }
-    scr_w_cstr(w, "}");
+    scr_json_object_end(w);
 }
 
 // Async-signal-safe.
@@ -41,7 +40,7 @@ uintptr_t scr_context_sp(const void *ucontext) {
 // Async-signal-safe.
 void scr_registers_write_json(scr_writer *w, const void *ucontext) {
     const ucontext_t *uc = ucontext;
-    scr_w_cstr(w, "{");
+    scr_json_object_begin(w);
     for (int i = 0; i < 31; i++) {
         char name[4] = {'x', 0, 0, 0};
         if (i < 10) {
@@ -50,17 +49,16 @@ void scr_registers_write_json(scr_writer *w, const void *ucontext) {
             name[1] = (char)('0' + i / 10);
             name[2] = (char)('0' + i % 10);
         }
-        if (i > 0) scr_w_cstr(w, ",");
         scr_json_key(w, name);
-        scr_w_hex(w, uc->uc_mcontext.regs[i]);
+        scr_json_hex(w, uc->uc_mcontext.regs[i]);
     }
-    scr_w_cstr(w, ",\"sp\":");
-    scr_w_hex(w, uc->uc_mcontext.sp);
-    scr_w_cstr(w, ",\"pc\":");
-    scr_w_hex(w, uc->uc_mcontext.pc);
-    scr_w_cstr(w, ",\"pstate\":");
-    scr_w_hex(w, uc->uc_mcontext.pstate);
-    scr_w_cstr(w, "}");
+    scr_json_key(w, "sp");
+    scr_json_hex(w, uc->uc_mcontext.sp);
+    scr_json_key(w, "pc");
+    scr_json_hex(w, uc->uc_mcontext.pc);
+    scr_json_key(w, "pstate");
+    scr_json_hex(w, uc->uc_mcontext.pstate);
+    scr_json_object_end(w);
 }
 
 // Async-signal-safe.

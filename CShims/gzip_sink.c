@@ -112,12 +112,7 @@ int scr_gzip_begin(int fd, scr_writer *w) {
     if (deflateInit2(&g_gzip.stream, 6, Z_DEFLATED, SCR_WINDOW_BITS + 16, SCR_MEM_LEVEL, Z_DEFAULT_STRATEGY) != Z_OK) {
         return -1;
     }
-    w->buf = g_gzip.in;
-    w->cap = SCR_IN_SIZE;
-    w->len = 0;
-    w->failed = false;
-    w->drain = drain;
-    w->ctx = NULL;
+    *w = (scr_writer){.buf = g_gzip.in, .cap = SCR_IN_SIZE, .drain = drain};
     return 0;
 }
 

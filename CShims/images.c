@@ -147,30 +147,34 @@ int scr_images_find(uintptr_t address) {
 // Async-signal-safe.
 size_t scr_images_reserved_bytes(void) { return g_images.mapped; }
 
-// Async-signal-safe.
+// Async-signal-safe: writer calls only.
 void scr_images_write_json(scr_writer *w) {
     static const char hex[] = "0123456789abcdef";
-    scr_w_cstr(w, "[");
+    scr_json_array_begin(w);
     for (int i = 0; i < g_images.count; i++) {
         const scr_image *image = &g_images.images[i];
-        if (i > 0) scr_w_cstr(w, ",");
         const char *path = g_images.pool + image->path;
         const char *slash = strrchr(path, '/');
         const char *name = slash != NULL ? slash + 1 : path;
-        scr_w_cstr(w, "{\"name\":");
-        scr_json_cstring(w, name, 255);
-        scr_w_cstr(w, ",\"path\":");
-        scr_json_cstring(w, path, 1023);
-        scr_w_cstr(w, ",\"base\":");
-        scr_w_hex(w, image->base);
-        scr_w_cstr(w, ",\"size\":");
-        scr_w_u64(w, image->high - image->low);
-        scr_w_cstr(w, ",\"build_id\":\"");
+        char build_id[2 * SCR_BUILD_ID_MAX];
         for (int b = 0; b < image->build_id_len; b++) {
-            char pair[2] = {hex[image->build_id[b] >> 4], hex[image->build_id[b] & 0xf]};
-            scr_w_bytes(w, pair, 2);
+            build_id[2 * b] = hex[image->build_id[b] >> 4];
+            build_id[2 * b + 1] = hex[image->build_id[b] & 0xf];
         }
-        scr_w_cstr(w, image->main ? "\",\"main\":true}" : "\",\"main\":false}");
+        scr_json_object_begin(w);
+        scr_json_key(w, "name");
+        scr_json_cstring(w, name, 255);
+        scr_json_key(w, "path");
+        scr_json_cstring(w, path, 1023);
+        scr_json_key(w, "base");
+        scr_json_hex(w, image->base);
+        scr_json_key(w, "size");
+        scr_json_u64(w, image->high - image->low);
+        scr_json_key(w, "build_id");
+        scr_json_string(w, build_id, 2 * (size_t)image->build_id_len, sizeof build_id);
+        scr_json_key(w, "main");
+        scr_json_bool(w, image->main);
+        scr_json_object_end(w);
     }
-    scr_w_cstr(w, "]");
+    scr_json_array_end(w);
 }

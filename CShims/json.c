@@ -1,12 +1,33 @@
-// JSON output for the report: strings escaped and bounded, keys, commas. Every function
-// is async-signal-safe (pure computation over the writer).
+// JSON output for the report: objects, arrays, keys and values, with the commas between
+// them written here and nowhere else, and strings escaped and bounded. Every function is
+// async-signal-safe (pure computation over the writer).
 #include "internal.h"
 
 #include <string.h>
 
+#define SCR_JSON_MAX_DEPTH 32
+
+// Async-signal-safe. The one place a comma is written: before every member of an object and
+// every element of an array but the first.
+static void separate(scr_writer *w) {
+    if (w->depth == 0) return;
+    uint32_t bit = 1u << (w->depth - 1);
+    if (w->has_member & bit) scr_w_bytes(w, ",", 1);
+    w->has_member |= bit;
+}
+
+// Async-signal-safe. Before a value: nothing right after its key, else it is an element.
+static void before_value(scr_writer *w) {
+    if (w->after_key) {
+        w->after_key = false;
+        return;
+    }
+    separate(w);
+}
+
 // Async-signal-safe. Escapes quotes, backslashes and control characters; bytes that are
 // not valid UTF-8 become U+FFFD so that the report always parses.
-void scr_json_string(scr_writer *w, const char *s, size_t len, size_t max) {
+static void write_string(scr_writer *w, const char *s, size_t len, size_t max) {
     static const char hex[] = "0123456789abcdef";
     if (s == NULL) {
         len = 0;
@@ -66,24 +87,93 @@ void scr_json_string(scr_writer *w, const char *s, size_t len, size_t max) {
 }
 
 // Async-signal-safe.
+void scr_json_string(scr_writer *w, const char *s, size_t len, size_t max) {
+    before_value(w);
+    write_string(w, s, len, max);
+}
+
+// Async-signal-safe.
 void scr_json_cstring(scr_writer *w, const char *s, size_t max) {
     scr_json_string(w, s, s == NULL ? 0 : strnlen(s, max + 1), max);
 }
 
-// Async-signal-safe.
-void scr_json_key(scr_writer *w, const char *key) {
-    scr_w_bytes(w, "\"", 1);
-    scr_w_cstr(w, key);
-    scr_w_bytes(w, "\":", 2);
+// Async-signal-safe. A member's key, escaped and bounded like any string; the comma before
+// it when the object has a member already.
+void scr_json_key_string(scr_writer *w, const char *s, size_t len, size_t max) {
+    separate(w);
+    write_string(w, s, len, max);
+    scr_w_bytes(w, ":", 1);
+    w->after_key = true;
 }
 
-// Async-signal-safe. Writes a comma before every element but the first.
-void scr_json_comma(scr_writer *w, bool *first) {
-    if (*first) {
-        *first = false;
-    } else {
-        scr_w_bytes(w, ",", 1);
+// Async-signal-safe. A key the report's code names.
+void scr_json_key(scr_writer *w, const char *key) {
+    size_t n = strlen(key);
+    scr_json_key_string(w, key, n, n);
+}
+
+// Async-signal-safe. Opens an object or array; one nested too deep marks the writer failed.
+static void open_container(scr_writer *w, const char *bracket) {
+    before_value(w);
+    if (w->depth == SCR_JSON_MAX_DEPTH) {
+        w->failed = true;
+        return;
     }
+    scr_w_bytes(w, bracket, 1);
+    w->depth++;
+    w->has_member &= ~(1u << (w->depth - 1));
+}
+
+// Async-signal-safe.
+static void close_container(scr_writer *w, const char *bracket) {
+    if (w->depth == 0) {
+        w->failed = true;
+        return;
+    }
+    scr_w_bytes(w, bracket, 1);
+    w->depth--;
+}
+
+// Async-signal-safe.
+void scr_json_object_begin(scr_writer *w) { open_container(w, "{"); }
+
+// Async-signal-safe.
+void scr_json_object_end(scr_writer *w) { close_container(w, "}"); }
+
+// Async-signal-safe.
+void scr_json_array_begin(scr_writer *w) { open_container(w, "["); }
+
+// Async-signal-safe.
+void scr_json_array_end(scr_writer *w) { close_container(w, "]"); }
+
+// Async-signal-safe.
+void scr_json_u64(scr_writer *w, uint64_t v) {
+    before_value(w);
+    scr_w_u64(w, v);
+}
+
+// Async-signal-safe.
+void scr_json_i64(scr_writer *w, int64_t v) {
+    before_value(w);
+    scr_w_i64(w, v);
+}
+
+// Async-signal-safe.
+void scr_json_hex(scr_writer *w, uint64_t v) {
+    before_value(w);
+    scr_w_hex(w, v);
+}
+
+// Async-signal-safe.
+void scr_json_bool(scr_writer *w, bool v) {
+    before_value(w);
+    scr_w_cstr(w, v ? "true" : "false");
+}
+
+// Async-signal-safe.
+void scr_json_null(scr_writer *w) {
+    before_value(w);
+    scr_w_bytes(w, "null", 4);
 }
 
 // Async-signal-safe.

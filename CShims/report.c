@@ -4,7 +4,6 @@
 // `pending/<id>.crash.tmp`, then renames it to `.crash`.
 #include "internal.h"
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +11,13 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+
+// The Swift runtime's slot for the fatal-error message it is about to crash with. Referenced
+// weakly and directly rather than looked up with dlsym: a `--static-swift-stdlib` executable
+// links it from libswiftCore.a but does not export it, so dlsym cannot see it there, while
+// the static linker resolves this reference; a dynamic build binds it from libswiftCore.so;
+// a program without the Swift runtime gets NULL.
+extern _Atomic(const char *) *swift_getFatalErrorMessageBuffer(void) __attribute__((weak));
 
 #define SCR_DIR_MAX 3900
 #define SCR_FIELD_MAX 128
@@ -96,9 +102,7 @@ int scr_report_prepare(const scr_config *config) {
     read_distribution();
     g_report.process_start_boot_ms = process_start_ms();
     g_report.pid = getpid();
-    typedef _Atomic(const char *) *(*slot_fn)(void);
-    slot_fn get_slot = (slot_fn)dlsym(RTLD_DEFAULT, "swift_getFatalErrorMessageBuffer");
-    g_report.fatal_message_slot = get_slot != NULL ? get_slot() : NULL;
+    g_report.fatal_message_slot = swift_getFatalErrorMessageBuffer != NULL ? swift_getFatalErrorMessageBuffer() : NULL;
     return SCR_OK;
 }
 
@@ -133,6 +137,7 @@ static void make_report_id(char out[37]) {
 // Async-signal-safe. ISO-8601 UTC with milliseconds, from Unix milliseconds (days to
 // civil date after H. Hinnant's public-domain algorithm).
 static void write_iso_time(scr_writer *w, uint64_t ms) {
+    char text[24]; // 2026-11-29T13:20:05.123Z
     int64_t days = (int64_t)(ms / 86400000u);
     uint64_t rem = ms % 86400000u;
     int64_t z = days + 719468;
@@ -148,18 +153,17 @@ static void write_iso_time(scr_writer *w, uint64_t ms) {
     uint64_t parts[7] = {(uint64_t)y, m, d, rem / 3600000u, rem / 60000u % 60, rem / 1000u % 60, rem % 1000u};
     static const int width[7] = {4, 2, 2, 2, 2, 2, 3};
     static const char sep[7] = {'-', '-', 'T', ':', ':', '.', 'Z'};
-    scr_w_cstr(w, "\"");
+    size_t n = 0;
     for (int i = 0; i < 7; i++) {
-        char digits[4];
         uint64_t v = parts[i];
         for (int k = width[i] - 1; k >= 0; k--) {
-            digits[k] = (char)('0' + v % 10);
+            text[n + (size_t)k] = (char)('0' + v % 10);
             v /= 10;
         }
-        scr_w_bytes(w, digits, (size_t)width[i]);
-        scr_w_bytes(w, &sep[i], 1);
+        n += (size_t)width[i];
+        text[n++] = sep[i];
     }
-    scr_w_cstr(w, "\"");
+    scr_json_string(w, text, n, sizeof text);
 }
 
 // Async-signal-safe (an atomic load and a bounded byte copy). Reads the Swift runtime's
@@ -181,18 +185,16 @@ static void read_fatal_message(void *unused) {
 }
 
 typedef struct unwind_job {
-    void *ucontext;
-    int count;
-    bool truncated;
-    const char *error;
+    const void *ucontext;
+    scr_unwind_result result;
 } unwind_job;
 
-// Async-signal-safe as scr_unwind is. Runs under scr_guarded: libunwind reads the stack,
+// Async-signal-safe as scr_unwind is. Runs under scr_guarded: the unwinder reads the stack,
 // which may be damaged.
 static void run_unwind(void *p) {
     unwind_job *job = p;
     fault_if_injected(1);
-    job->count = scr_unwind(job->ucontext, g_report.frames, SCR_MAX_FRAMES, &job->truncated, &job->error);
+    scr_unwind(job->ucontext, &job->result);
 }
 
 // Async-signal-safe. Builds "<dir>/<id><suffix>".
@@ -204,10 +206,112 @@ static void make_path(char *out, size_t cap, const char *id, const char *suffix)
 }
 
 // Async-signal-safe: writer calls only.
-static void write_field(scr_writer *w, const char *key, const char *value, size_t max, bool last) {
+static void write_field(scr_writer *w, const char *key, const char *value, size_t max) {
     scr_json_key(w, key);
     scr_json_cstring(w, value, max);
-    if (!last) scr_w_cstr(w, ",");
+}
+
+// Async-signal-safe: writer calls only. The `app` and `os` objects, prepared at install.
+static void write_app_and_os(scr_writer *w) {
+    scr_json_key(w, "app");
+    scr_json_object_begin(w);
+    write_field(w, "name", g_report.app_name, 127);
+    write_field(w, "version", g_report.app_version, 127);
+    write_field(w, "build", g_report.app_build, 127);
+    write_field(w, "environment", g_report.app_env, 127);
+    scr_json_object_end(w);
+    scr_json_key(w, "os");
+    scr_json_object_begin(w);
+    write_field(w, "name", g_report.os_name, 64);
+    write_field(w, "release", g_report.os_release, 64);
+    write_field(w, "machine", g_report.os_machine, 64);
+    write_field(w, "distribution", g_report.os_distribution, 127);
+    scr_json_object_end(w);
+}
+
+// Async-signal-safe: writer calls only.
+static void write_signal(scr_writer *w, int sig, const siginfo_t *info) {
+    scr_json_key(w, "signal");
+    scr_json_object_begin(w);
+    scr_json_key(w, "number");
+    scr_json_u64(w, (uint64_t)sig);
+    write_field(w, "name", scr_signal_name(sig), 31);
+    scr_json_key(w, "code");
+    scr_json_i64(w, info->si_code);
+    write_field(w, "code_name", scr_signal_code_name(sig, info->si_code), 31);
+    scr_json_key(w, "address");
+    scr_json_hex(w, info->si_code > 0 ? (uint64_t)(uintptr_t)info->si_addr : 0);
+    scr_json_object_end(w);
+}
+
+// Async-signal-safe: prctl(PR_GET_NAME) and writer calls.
+static void write_thread(scr_writer *w) {
+    pid_t tid = scr_gettid();
+    char name[17] = {0};
+    prctl(PR_GET_NAME, name, 0, 0, 0);
+    scr_json_key(w, "thread");
+    scr_json_object_begin(w);
+    scr_json_key(w, "id");
+    scr_json_u64(w, (uint64_t)tid);
+    write_field(w, "name", name, 15);
+    scr_json_key(w, "main");
+    scr_json_bool(w, tid == g_report.pid);
+    scr_json_object_end(w);
+}
+
+// Async-signal-safe: the unwinder under the guard, then writer calls.
+static void write_frames(scr_writer *w, const void *ucontext) {
+    unwind_job job = {.ucontext = ucontext, .result = {.frames = g_report.frames, .max = SCR_MAX_FRAMES}};
+    scr_unwind_result *unwound = &job.result;
+    if (!scr_guarded(run_unwind, &job)) {
+        unwound->error = "fault"; // the frames gathered before the fault are kept
+    }
+    if (unwound->count == 0) {
+        // The unwinder faulted or never reached the signal frame: frame 0 still comes from the context.
+        g_report.frames[0].ip = scr_context_ip(ucontext);
+        g_report.frames[0].sp = scr_context_sp(ucontext);
+        unwound->count = 1;
+    }
+    scr_json_key(w, "frames");
+    scr_json_array_begin(w);
+    for (int i = 0; i < unwound->count; i++) {
+        scr_json_object_begin(w);
+        scr_json_key(w, "ip");
+        scr_json_hex(w, g_report.frames[i].ip);
+        scr_json_key(w, "sp");
+        scr_json_hex(w, g_report.frames[i].sp);
+        write_field(w, "trust", i == 0 ? "context" : "cfi", 7);
+        scr_json_key(w, "image");
+        scr_json_i64(w, scr_images_find(g_report.frames[i].ip));
+        scr_json_object_end(w);
+    }
+    scr_json_array_end(w);
+    scr_json_key(w, "frames_truncated");
+    scr_json_bool(w, unwound->truncated);
+    scr_json_key(w, "unwind_error");
+    if (unwound->error != NULL) {
+        scr_json_cstring(w, unwound->error, 31);
+    } else {
+        scr_json_null(w);
+    }
+}
+
+// Async-signal-safe: the `crash` object.
+static void write_crash(scr_writer *w, int sig, const siginfo_t *info, const void *ucontext) {
+    scr_json_key(w, "crash");
+    scr_json_object_begin(w);
+    write_signal(w, sig, info);
+    scr_json_key(w, "message");
+    if (scr_guarded(read_fatal_message, NULL) && g_report.message_len > 0) {
+        scr_json_string(w, g_report.message, g_report.message_len, SCR_MESSAGE_BYTES);
+    } else {
+        scr_json_null(w);
+    }
+    write_thread(w);
+    scr_json_key(w, "registers");
+    scr_registers_write_json(w, ucontext);
+    write_frames(w, ucontext);
+    scr_json_object_end(w);
 }
 
 // Async-signal-safe: open, write, close, rename, unlink and the functions above.
@@ -228,93 +332,24 @@ int scr_report_write(int sig, siginfo_t *info, void *ucontext) {
     uint64_t now = scr_now_realtime_ms();
     uint64_t boot = scr_now_boottime_ms();
 
-    scr_w_cstr(w, "{\"schema_version\":1,\"report_id\":\"");
-    scr_w_cstr(w, id);
-    scr_w_cstr(w, "\",\"timestamp\":");
+    scr_json_object_begin(w);
+    scr_json_key(w, "schema_version");
+    scr_json_u64(w, 1);
+    write_field(w, "report_id", id, 36);
+    scr_json_key(w, "timestamp");
     write_iso_time(w, now);
-    scr_w_cstr(w, ",\"timestamp_ms\":");
-    scr_w_u64(w, now);
-    scr_w_cstr(w, ",\"uptime_ms\":");
-    scr_w_u64(w, boot > g_report.process_start_boot_ms ? boot - g_report.process_start_boot_ms : 0);
-
-    scr_w_cstr(w, ",\"app\":{");
-    write_field(w, "name", g_report.app_name, 127, false);
-    write_field(w, "version", g_report.app_version, 127, false);
-    write_field(w, "build", g_report.app_build, 127, false);
-    write_field(w, "environment", g_report.app_env, 127, true);
-    scr_w_cstr(w, "},\"os\":{");
-    write_field(w, "name", g_report.os_name, 64, false);
-    write_field(w, "release", g_report.os_release, 64, false);
-    write_field(w, "machine", g_report.os_machine, 64, false);
-    write_field(w, "distribution", g_report.os_distribution, 127, true);
-
-    scr_w_cstr(w, "},\"crash\":{\"signal\":{\"number\":");
-    scr_w_u64(w, (uint64_t)sig);
-    scr_w_cstr(w, ",\"name\":\"");
-    scr_w_cstr(w, scr_signal_name(sig));
-    scr_w_cstr(w, "\",\"code\":");
-    scr_w_i64(w, info->si_code);
-    scr_w_cstr(w, ",\"code_name\":\"");
-    scr_w_cstr(w, scr_signal_code_name(sig, info->si_code));
-    scr_w_cstr(w, "\",\"address\":");
-    scr_w_hex(w, info->si_code > 0 ? (uint64_t)(uintptr_t)info->si_addr : 0);
-
-    scr_w_cstr(w, "},\"message\":");
-    if (scr_guarded(read_fatal_message, NULL) && g_report.message_len > 0) {
-        scr_json_string(w, g_report.message, g_report.message_len, SCR_MESSAGE_BYTES);
-    } else {
-        scr_w_cstr(w, "null");
-    }
-
-    pid_t tid = scr_gettid();
-    char thread_name[17] = {0};
-    prctl(PR_GET_NAME, thread_name, 0, 0, 0);
-    scr_w_cstr(w, ",\"thread\":{\"id\":");
-    scr_w_u64(w, (uint64_t)tid);
-    scr_w_cstr(w, ",\"name\":");
-    scr_json_cstring(w, thread_name, 15);
-    scr_w_cstr(w, tid == g_report.pid ? ",\"main\":true}" : ",\"main\":false}");
-
-    scr_w_cstr(w, ",\"registers\":");
-    scr_registers_write_json(w, ucontext);
-
-    unwind_job job = {.ucontext = ucontext, .count = 0, .truncated = false, .error = NULL};
-    if (!scr_guarded(run_unwind, &job)) {
-        job.error = "fault"; // the frames gathered before the fault are kept
-    }
-    if (job.count == 0) {
-        // Without libunwind, or if it failed at once, frame 0 still comes from the context.
-        g_report.frames[0].ip = scr_context_ip(ucontext);
-        g_report.frames[0].sp = scr_context_sp(ucontext);
-        job.count = 1;
-    }
-    scr_w_cstr(w, ",\"frames\":[");
-    for (int i = 0; i < job.count; i++) {
-        if (i > 0) scr_w_cstr(w, ",");
-        scr_w_cstr(w, "{\"ip\":");
-        scr_w_hex(w, g_report.frames[i].ip);
-        scr_w_cstr(w, ",\"sp\":");
-        scr_w_hex(w, g_report.frames[i].sp);
-        scr_w_cstr(w, i == 0 ? ",\"trust\":\"context\",\"image\":" : ",\"trust\":\"cfi\",\"image\":");
-        scr_w_i64(w, scr_images_find(g_report.frames[i].ip));
-        scr_w_cstr(w, "}");
-    }
-    scr_w_cstr(w, job.truncated ? "],\"frames_truncated\":true" : "],\"frames_truncated\":false");
-    scr_w_cstr(w, ",\"unwind_error\":");
-    if (job.error != NULL) {
-        scr_w_cstr(w, "\"");
-        scr_w_cstr(w, job.error);
-        scr_w_cstr(w, "\"");
-    } else {
-        scr_w_cstr(w, "null");
-    }
-
+    scr_json_key(w, "timestamp_ms");
+    scr_json_u64(w, now);
+    scr_json_key(w, "uptime_ms");
+    scr_json_u64(w, boot > g_report.process_start_boot_ms ? boot - g_report.process_start_boot_ms : 0);
+    write_app_and_os(w);
+    write_crash(w, sig, info, ucontext);
     fault_if_injected(2);
-    scr_w_cstr(w, "},\"images\":");
+    scr_json_key(w, "images");
     scr_images_write_json(w);
-    scr_w_cstr(w, ",\"breadcrumbs\":");
+    scr_json_key(w, "breadcrumbs");
     scr_ring_write_json(scr_global_ring(), w);
-    scr_w_cstr(w, "}");
+    scr_json_object_end(w);
 
     int r = scr_gzip_finish(w);
     if (close(fd) != 0) r = -1;

@@ -7,6 +7,17 @@
 // otherwise it is "torn" (a writer was inside it, or a later lap overwrote it) and is left
 // out and counted. Slots are a power of two so that the index is a mask, not a division.
 // The process has one global ring (the one the handler writes out); tests make their own.
+//
+// ThreadSanitizer. The slot's fields are written and copied while another thread may be
+// inside the same bytes (the reader, or a producer a whole ring ahead): that is the design,
+// and the sequence number tells a torn copy from a whole one. ThreadSanitizer cannot know
+// it and reports the accesses as races, so the two functions that touch the fields,
+// fill_slot and copy_slot, are left out of its instrumentation; every atomic around them
+// (ticket, sequence, fences) is still checked. Under ThreadSanitizer they copy with a loop
+// the compiler may not turn into a memcpy call, because ThreadSanitizer intercepts memcpy
+// itself, whatever the caller's attributes; elsewhere they use memcpy, which is faster.
+// ThreadSanitizer ignores the two fences (GCC says so with -Wtsan): harmless here, since the
+// accesses they order are exactly the uninstrumented ones.
 #include "internal.h"
 
 #include <string.h>
@@ -49,12 +60,6 @@ struct scr_ring {
 // The ring the handler writes out. Replaced only by install (and tests); a replaced ring stays
 // mapped because a producer may still be inside it.
 static _Atomic(scr_ring *) g_global_ring;
-static _Atomic int g_capture_disabled;
-
-// Async-signal-safe.
-void scr_ring_set_enabled(int enabled) {
-    atomic_store_explicit(&g_capture_disabled, enabled ? 0 : 1, memory_order_relaxed);
-}
 
 // Not async-signal-safe (mmap). One mapping holds the header and the slots.
 scr_ring *scr_ring_create(uint32_t capacity) {
@@ -79,16 +84,13 @@ void scr_ring_destroy(scr_ring *ring) {
     if (ring != NULL) munmap(ring, ring->mapped);
 }
 
-// Not async-signal-safe (mmap). Install calls it once.
-int scr_ring_setup(uint32_t capacity) {
+// Not async-signal-safe (mmap). Install calls it once; tests and benchmarks again.
+int scr_breadcrumbs_configure(uint32_t capacity) {
     scr_ring *ring = scr_ring_create(capacity);
     if (ring == NULL) return -1;
     atomic_store_explicit(&g_global_ring, ring, memory_order_release);
     return 0;
 }
-
-// Not async-signal-safe (see scr_ring_setup).
-int scr_breadcrumbs_configure(uint32_t capacity) { return scr_ring_setup(capacity); }
 
 // Async-signal-safe.
 scr_ring *scr_global_ring(void) { return atomic_load_explicit(&g_global_ring, memory_order_acquire); }
@@ -96,7 +98,7 @@ scr_ring *scr_global_ring(void) { return atomic_load_explicit(&g_global_ring, me
 // Async-signal-safe.
 int scr_breadcrumbs_enabled(void) {
     scr_ring *ring = scr_global_ring();
-    return ring != NULL && ring->slots != NULL && !atomic_load_explicit(&g_capture_disabled, memory_order_relaxed);
+    return ring != NULL && ring->slots != NULL && scr_capture_enabled();
 }
 
 // Async-signal-safe.
@@ -117,26 +119,49 @@ static bool next_string(const uint8_t **p, const uint8_t *end, const char **s, s
     return true;
 }
 
-// Async-signal-safe, wait-free, no allocation.
-void scr_ring_record(scr_ring *ring, uint8_t level, const char *category, size_t category_len, const char *message,
-                     size_t message_len, const uint8_t *pairs, size_t pairs_len) {
-    if (ring == NULL || ring->slots == NULL) return;
-    // The coarse clock reads the kernel's last tick (1-10 ms resolution) at a fifth of the
-    // cost of CLOCK_REALTIME on virtual machines; breadcrumbs are ordered by ticket anyway.
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME_COARSE, &ts);
-    uint64_t n = atomic_fetch_add_explicit(&ring->next, 1, memory_order_relaxed);
-    scr_slot *slot = &ring->slots[n & ring->mask];
-    atomic_store_explicit(&slot->seq, 2 * n + 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_release); // the odd mark is seen before any field changes
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SCR_THREAD_SANITIZER 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define SCR_THREAD_SANITIZER 1
+#endif
 
-    slot->timestamp_ms = (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+// The seqlock's data accesses (see the top). Under ThreadSanitizer they also copy without
+// memcpy calls (clang: no_builtin; GCC: no loop-to-memcpy transformation); otherwise memcpy
+// is the faster copy and no_sanitize changes nothing.
+#if defined(SCR_THREAD_SANITIZER) && defined(__clang__)
+#define SCR_SEQLOCK_DATA __attribute__((no_sanitize("thread"), no_builtin("memcpy")))
+#elif defined(SCR_THREAD_SANITIZER)
+#define SCR_SEQLOCK_DATA __attribute__((no_sanitize("thread"), optimize("no-tree-loop-distribute-patterns")))
+#else
+#define SCR_SEQLOCK_DATA __attribute__((no_sanitize("thread")))
+#endif
+
+// Async-signal-safe. `n` bytes from `src` to `dst`, where another thread may be reading or
+// writing `dst`, or writing `src`. Only called from the SCR_SEQLOCK_DATA functions, into
+// which it is inlined (it shares their attributes).
+SCR_SEQLOCK_DATA static inline void copy_racy(char *dst, const char *src, size_t n) {
+#if defined(SCR_THREAD_SANITIZER)
+    for (size_t i = 0; i < n; i++) dst[i] = src[i];
+#else
+    memcpy(dst, src, n);
+#endif
+}
+
+// Async-signal-safe, wait-free. Writes one breadcrumb's fields into `slot`, which its
+// producer has marked as being written; strings are cut to their bounds.
+SCR_SEQLOCK_DATA static void fill_slot(scr_slot *slot, uint64_t timestamp_ms, uint8_t level, const char *category,
+                                       size_t category_len, const char *message, size_t message_len,
+                                       const uint8_t *pairs, size_t pairs_len) {
+    slot->timestamp_ms = timestamp_ms;
     slot->level = level;
     size_t c = scr_utf8_cut(category, category == NULL ? 0 : category_len, SCR_CATEGORY_MAX);
-    if (c) memcpy(slot->category, category, c);
+    copy_racy(slot->category, category, c);
     slot->category_len = (uint8_t)c;
     size_t m = scr_utf8_cut(message, message == NULL ? 0 : message_len, SCR_MESSAGE_MAX);
-    if (m) memcpy(slot->message, message, m);
+    copy_racy(slot->message, message, m);
     slot->message_len = (uint8_t)m;
 
     uint8_t count = 0;
@@ -149,20 +174,36 @@ void scr_ring_record(scr_ring *ring, uint8_t level, const char *category, size_t
             scr_pair *pair = &slot->pairs[count++];
             kl = scr_utf8_cut(k, kl, SCR_KEY_MAX);
             vl = scr_utf8_cut(v, vl, SCR_VALUE_MAX);
-            memcpy(pair->key, k, kl);
-            memcpy(pair->value, v, vl);
+            copy_racy(pair->key, k, kl);
+            copy_racy(pair->value, v, vl);
             pair->key_len = (uint8_t)kl;
             pair->value_len = (uint8_t)vl;
         }
     }
     slot->pair_count = count;
+}
+
+// Async-signal-safe, wait-free, no allocation.
+void scr_ring_record(scr_ring *ring, uint8_t level, const char *category, size_t category_len, const char *message,
+                     size_t message_len, const uint8_t *pairs, size_t pairs_len) {
+    if (ring == NULL || ring->slots == NULL) return;
+    // The coarse clock reads the kernel's last tick (1-10 ms resolution) at a fifth of the
+    // cost of CLOCK_REALTIME on virtual machines; breadcrumbs are ordered by ticket anyway.
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+    uint64_t n = atomic_fetch_add_explicit(&ring->next, 1, memory_order_relaxed);
+    scr_slot *slot = &ring->slots[n & ring->mask];
+    atomic_store_explicit(&slot->seq, 2 * n + 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release); // the odd mark is seen before any field changes
+    fill_slot(slot, (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u, level, category, category_len,
+              message, message_len, pairs, pairs_len);
     atomic_store_explicit(&slot->seq, 2 * n + 2, memory_order_release);
 }
 
 // Async-signal-safe, wait-free: the global ring, unless capture is off.
 void scr_breadcrumb_record(uint8_t level, const char *category, size_t category_len, const char *message,
                            size_t message_len, const uint8_t *pairs, size_t pairs_len) {
-    if (atomic_load_explicit(&g_capture_disabled, memory_order_relaxed)) return;
+    if (!scr_capture_enabled()) return;
     scr_ring_record(scr_global_ring(), level, category, category_len, message, message_len, pairs, pairs_len);
 }
 
@@ -170,6 +211,54 @@ void scr_breadcrumb_record(uint8_t level, const char *category, size_t category_
 static const char *level_name(uint8_t level) {
     static const char *const names[] = {"debug", "info", "warning", "error", "fatal"};
     return level < 5 ? names[level] : "info";
+}
+
+// Async-signal-safe. Copies the fields of `slot` (all but its sequence) into `copy`, while
+// a producer may be writing them.
+SCR_SEQLOCK_DATA static void copy_slot(scr_slot *copy, const scr_slot *slot) {
+    copy_racy((char *)copy + sizeof copy->seq, (const char *)slot + sizeof slot->seq, sizeof *copy - sizeof copy->seq);
+}
+
+// Async-signal-safe. Copies the slot that ticket `n` wrote into `copy`; false if it is torn
+// (its sequence was not 2n+2 before and after the copy: a writer was inside it, or a later
+// lap took it).
+static bool read_slot(const scr_slot *slot, uint64_t n, scr_slot *copy) {
+    uint64_t before = atomic_load_explicit(&slot->seq, memory_order_acquire);
+    if (before != 2 * n + 2) return false;
+    copy_slot(copy, slot);
+    atomic_thread_fence(memory_order_acquire); // the copy is done before the second look
+    return atomic_load_explicit(&slot->seq, memory_order_relaxed) == before;
+}
+
+// Async-signal-safe: writer calls only. One breadcrumb, from a whole copy of its slot.
+static void write_item(scr_writer *w, const scr_slot *copy) {
+    scr_json_object_begin(w);
+    scr_json_key(w, "timestamp_ms");
+    scr_json_u64(w, copy->timestamp_ms);
+    scr_json_key(w, "level");
+    scr_json_cstring(w, level_name(copy->level), 7);
+    scr_json_key(w, "category");
+    scr_json_string(w, copy->category, copy->category_len, SCR_CATEGORY_MAX);
+    scr_json_key(w, "message");
+    scr_json_string(w, copy->message, copy->message_len, SCR_MESSAGE_MAX);
+    scr_json_key(w, "data");
+    scr_json_object_begin(w);
+    uint8_t pairs = copy->pair_count <= SCR_MAX_PAIRS ? copy->pair_count : SCR_MAX_PAIRS;
+    for (uint8_t i = 0; i < pairs; i++) {
+        const scr_pair *pair = &copy->pairs[i];
+        // A repeated key would make invalid-looking JSON objects; keep the first.
+        bool repeated = false;
+        for (uint8_t j = 0; j < i; j++) {
+            if (copy->pairs[j].key_len == pair->key_len && memcmp(copy->pairs[j].key, pair->key, pair->key_len) == 0) {
+                repeated = true;
+            }
+        }
+        if (repeated) continue;
+        scr_json_key_string(w, pair->key, pair->key_len, SCR_KEY_MAX);
+        scr_json_string(w, pair->value, pair->value_len, SCR_VALUE_MAX);
+    }
+    scr_json_object_end(w);
+    scr_json_object_end(w);
 }
 
 // Async-signal-safe. Copies each of the newest `capacity` slots to the stack and checks
@@ -180,55 +269,23 @@ void scr_ring_write_json(scr_ring *ring, scr_writer *w) {
     uint32_t capacity = ring == NULL ? 0 : ring->capacity;
     uint64_t begin = end > capacity ? end - capacity : 0;
     uint64_t torn = 0;
-    scr_w_cstr(w, "{\"capacity\":");
-    scr_w_u64(w, capacity);
-    scr_w_cstr(w, ",\"items\":[");
-    bool first = true;
+    scr_json_object_begin(w);
+    scr_json_key(w, "capacity");
+    scr_json_u64(w, capacity);
+    scr_json_key(w, "items");
+    scr_json_array_begin(w);
     for (uint64_t n = begin; slots != NULL && n < end; n++) {
-        scr_slot *slot = &slots[n & ring->mask];
-        uint64_t before = atomic_load_explicit(&slot->seq, memory_order_acquire);
-        if (before != 2 * n + 2) {
-            torn++;
-            continue;
-        }
         scr_slot copy;
-        memcpy((char *)&copy + sizeof copy.seq, (char *)slot + sizeof slot->seq, sizeof copy - sizeof copy.seq);
-        atomic_thread_fence(memory_order_acquire); // the copy is done before the second look
-        if (atomic_load_explicit(&slot->seq, memory_order_relaxed) != before) {
+        if (!read_slot(&slots[n & ring->mask], n, &copy)) {
             torn++;
             continue;
         }
-        scr_json_comma(w, &first);
-        scr_w_cstr(w, "{\"timestamp_ms\":");
-        scr_w_u64(w, copy.timestamp_ms);
-        scr_w_cstr(w, ",\"level\":\"");
-        scr_w_cstr(w, level_name(copy.level));
-        scr_w_cstr(w, "\",\"category\":");
-        scr_json_string(w, copy.category, copy.category_len, SCR_CATEGORY_MAX);
-        scr_w_cstr(w, ",\"message\":");
-        scr_json_string(w, copy.message, copy.message_len, SCR_MESSAGE_MAX);
-        scr_w_cstr(w, ",\"data\":{");
-        uint8_t pairs = copy.pair_count <= SCR_MAX_PAIRS ? copy.pair_count : SCR_MAX_PAIRS;
-        for (uint8_t i = 0; i < pairs; i++) {
-            // A repeated key would make invalid-looking JSON objects; keep the first.
-            bool repeated = false;
-            for (uint8_t j = 0; j < i; j++) {
-                if (copy.pairs[j].key_len == copy.pairs[i].key_len &&
-                    memcmp(copy.pairs[j].key, copy.pairs[i].key, copy.pairs[i].key_len) == 0) {
-                    repeated = true;
-                }
-            }
-            if (repeated) continue;
-            if (i > 0) scr_w_cstr(w, ",");
-            scr_json_string(w, copy.pairs[i].key, copy.pairs[i].key_len, SCR_KEY_MAX);
-            scr_w_cstr(w, ":");
-            scr_json_string(w, copy.pairs[i].value, copy.pairs[i].value_len, SCR_VALUE_MAX);
-        }
-        scr_w_cstr(w, "}}");
+        write_item(w, &copy);
     }
-    scr_w_cstr(w, "],\"torn\":");
-    scr_w_u64(w, torn);
-    scr_w_cstr(w, "}");
+    scr_json_array_end(w);
+    scr_json_key(w, "torn");
+    scr_json_u64(w, torn);
+    scr_json_object_end(w);
 }
 
 // Async-signal-safe.

@@ -1,101 +1,91 @@
-// Stack unwinding with libunwind (DWARF call-frame information), so that release builds
-// without frame pointers still give the whole stack.
+// Stack unwinding with the system unwinder: libgcc_s's `_Unwind_Backtrace`, which reads DWARF
+// call-frame information, so that release builds without frame pointers still give the
+// whole stack.
 //
-// libunwind is loaded with dlopen(RTLD_NOW | RTLD_LOCAL) at install rather than linked:
-// libunwind.so also defines the `_Unwind_*` entry points of the system unwinder, and
-// linking it would let them shadow libgcc's for the whole process (C++ and Swift runtime
-// exceptions would then run on a different unwinder). RTLD_LOCAL keeps every one of its
-// symbols out of the global scope; we reach the four we need through dlsym. RTLD_NOW binds
-// its imports up front, and one unwind at install fills libunwind's lazy state (its
-// memory-validation pipe, the caches) so that the handler takes no loader lock for it.
+// Every Swift process already loads libgcc_s (libswiftCore and libstdc++ need it), so the
+// reporter adds no library for it. With glibc 2.35 or later libgcc finds an address's unwind
+// tables with `_dl_find_object`, which takes no lock; docs/signal-safety.md ("Unwinding") goes
+// through the path call by call and says when it can lock after all.
+//
+// The handler calls `_Unwind_Backtrace` from where it runs. The first frames it reports are
+// the handler's own; then comes the kernel's signal trampoline, whose call-frame information
+// (from glibc) restores the registers the kernel saved, so the next frame is the interrupted
+// one: its IP is the ucontext's IP and `_Unwind_GetIPInfo` says it is a signal frame (the IP
+// is the faulting instruction, not a return address). That frame becomes frame 0, taken from
+// the context as before; every frame after it is a caller, with its return address as `ip`
+// and its stack pointer (the canonical frame address of its callee) as `sp`.
 #include "internal.h"
 
-#define UNW_LOCAL_ONLY
-#include <dlfcn.h>
-#include <libunwind.h>
-#include <string.h>
-#include <ucontext.h>
+#include <unwind.h>
 
-#if defined(__x86_64__)
-#define SCR_UNW_PREFIX "_ULx86_64_"
-#elif defined(__aarch64__)
-#define SCR_UNW_PREFIX "_ULaarch64_"
-#else
-#error "unsupported architecture"
-#endif
+typedef struct walk {
+    uintptr_t context_ip;
+    uintptr_t context_sp;
+    scr_unwind_result *result;
+    bool found;   // the interrupted frame has been reached
+    bool reached_end; // the outermost frame's caller (return address 0) was reported
+} walk;
 
-typedef int (*init_local2_fn)(unw_cursor_t *, unw_context_t *, int);
-typedef int (*step_fn)(unw_cursor_t *);
-typedef int (*get_reg_fn)(unw_cursor_t *, unw_regnum_t, unw_word_t *);
-
-static struct {
-    init_local2_fn init_local2;
-    step_fn step;
-    get_reg_fn get_reg;
-    bool available;
-} g_unw;
-
-// Not async-signal-safe (dlopen, dlsym); called once at install.
-int scr_unwinder_load(void) {
-    if (g_unw.available) return 0;
-    void *lib = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
-    if (lib == NULL) return -1;
-    g_unw.init_local2 = (init_local2_fn)dlsym(lib, SCR_UNW_PREFIX "init_local2");
-    g_unw.step = (step_fn)dlsym(lib, SCR_UNW_PREFIX "step");
-    g_unw.get_reg = (get_reg_fn)dlsym(lib, SCR_UNW_PREFIX "get_reg");
-    if (g_unw.init_local2 == NULL || g_unw.step == NULL || g_unw.get_reg == NULL) return -1;
-    g_unw.available = true;
-
-    // Warm-up: unwind this very stack once.
-    ucontext_t here;
-    if (getcontext(&here) == 0) {
-        scr_frame frames[16];
-        bool truncated;
-        const char *error;
-        (void)scr_unwind(&here, frames, 16, &truncated, &error);
+// Async-signal-safe: reads the unwinder's context and writes into the caller's array.
+// Called by `_Unwind_Backtrace` once per frame, innermost first.
+static _Unwind_Reason_Code on_frame(struct _Unwind_Context *context, void *arg) {
+    walk *w = arg;
+    scr_unwind_result *result = w->result;
+    int signal_frame = 0;
+    uintptr_t ip = (uintptr_t)_Unwind_GetIPInfo(context, &signal_frame);
+    if (!w->found) {
+        // One of the handler's own frames (or the trampoline) until the interrupted one.
+        if (!signal_frame || ip != w->context_ip) return _URC_NO_REASON;
+        w->found = true;
+        result->frames[0].ip = w->context_ip;
+        result->frames[0].sp = w->context_sp;
+        result->count = 1;
+        return _URC_NO_REASON;
     }
-    return 0;
+    if (ip == 0) {
+        // The outermost frame (`_start`, `clone3`) marks its return address undefined.
+        w->reached_end = true;
+        return _URC_NO_REASON;
+    }
+    if (result->count == result->max) {
+        result->truncated = true;
+        return _URC_END_OF_STACK; // any code but _URC_NO_REASON stops the walk
+    }
+    result->frames[result->count].ip = ip;
+    result->frames[result->count].sp = (uintptr_t)_Unwind_GetCFA(context);
+    result->count++;
+    return _URC_NO_REASON;
 }
 
-// Async-signal-safe.
-int scr_unwinder_available(void) { return g_unw.available; }
+// Async-signal-safe once `scr_unwinder_prepare` has run (see docs/signal-safety.md).
+void scr_unwind(const void *ucontext, scr_unwind_result *result) {
+    result->count = 0;
+    result->truncated = false;
+    result->error = NULL;
+    walk w = {
+        .context_ip = scr_context_ip(ucontext),
+        .context_sp = scr_context_sp(ucontext),
+        .result = result,
+        .found = false,
+        .reached_end = false,
+    };
+    _Unwind_Reason_Code code = _Unwind_Backtrace(on_frame, &w);
+    if (!w.found) {
+        result->error = "init_failed"; // the signal frame was never reached
+    } else if (!result->truncated && !(code == _URC_END_OF_STACK && w.reached_end)) {
+        // A frame without call-frame information, or information the unwinder could not use,
+        // before the outermost frame.
+        result->error = "step_failed";
+    }
+}
 
-// Async-signal-safe as far as libunwind's local unwinding is (its documentation lists
-// unw_init_local and unw_step as signal-safe); see docs/signal-safety.md for the one lock
-// it may take (dl_iterate_phdr to find an image's unwind tables). `ucontext` is the
-// signal's context; frame 0 is the interrupted instruction itself.
-int scr_unwind(void *ucontext, scr_frame *frames, int max, bool *truncated, const char **error) {
-    *truncated = false;
-    *error = NULL;
-    if (!g_unw.available) {
-        *error = "no_libunwind";
-        return 0;
-    }
-    unw_cursor_t cursor;
-    // On x86_64 and aarch64 libunwind's unw_context_t is the platform's ucontext_t.
-    if (g_unw.init_local2(&cursor, (unw_context_t *)ucontext, UNW_INIT_SIGNAL_FRAME) < 0) {
-        *error = "init_failed";
-        return 0;
-    }
-    int count = 0;
-    for (;;) {
-        unw_word_t ip = 0, sp = 0;
-        g_unw.get_reg(&cursor, UNW_REG_IP, &ip);
-        g_unw.get_reg(&cursor, UNW_REG_SP, &sp);
-        if (ip == 0) break;
-        if (count == max) {
-            *truncated = true;
-            break;
-        }
-        frames[count].ip = (uintptr_t)ip;
-        frames[count].sp = (uintptr_t)sp;
-        count++;
-        int r = g_unw.step(&cursor);
-        if (r == 0) break;
-        if (r < 0) {
-            *error = "step_failed";
-            break;
-        }
-    }
-    return count;
+// Not async-signal-safe (the first unwind initialises libgcc's register table under
+// pthread_once and binds the lazy PLT entries of the unwinder's calls); called once at
+// install so that the handler finds all of it done.
+void scr_unwinder_prepare(void) {
+    scr_frame frames[8];
+    scr_unwind_result result = {.frames = frames, .max = 8};
+    walk w = {.context_ip = 0, .context_sp = 0, .result = &result, .found = true, .reached_end = false};
+    result.count = 1; // nothing to find here: every frame counts
+    (void)_Unwind_Backtrace(on_frame, &w);
 }

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs the system packages the project needs when they are missing (Debian/Ubuntu):
-# libunwind-dev (the unwinder, loaded at run time), zlib1g-dev (report compression),
-# binutils (nm, used by the tests to check frames against the binary's own symbols) and
-# util-linux (unshare, used by the host-name test), and python3 (the tests' fault-injecting
-# HTTP receiver, https server and proxy), curl (the demo reads the collector's API) and openssl
-# (the HTTP client's tests make their certificates with it; it brings libssl3) when they are
-# not on PATH. Sourced by demo.sh, test.sh and bench.sh.
+# zlib1g-dev (report compression), binutils (nm and readelf, used by the tests to check frames
+# against the binary's own symbols and what a binary links) and util-linux (unshare, used by the
+# host-name test), and python3 (the tests' fault-injecting HTTP receiver, https server and proxy),
+# curl (the demo reads the collector's API) and openssl (the HTTP client's tests make their
+# certificates with it; it brings libssl3) when they are not on PATH. Sourced by demo.sh, test.sh
+# and bench.sh.
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
@@ -16,7 +16,7 @@ if ! command -v swift >/dev/null 2>&1; then
     exit 1
 fi
 
-needed=(libunwind-dev zlib1g-dev binutils util-linux)
+needed=(zlib1g-dev binutils util-linux)
 missing=()
 for package in "${needed[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

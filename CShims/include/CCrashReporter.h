@@ -46,7 +46,7 @@ enum {
 
 /// Prepares everything the handler touches and installs the handlers for SIGSEGV, SIGBUS,
 /// SIGABRT, SIGILL, SIGTRAP and SIGFPE, saving the previous actions for chaining.
-/// Not async-signal-safe (it allocates, loads libunwind and reads files); call once.
+/// Not async-signal-safe (it allocates, reads files and warms the unwinder up); call once.
 int scr_install(const scr_config *config);
 
 /// Turns capture on or off after install (the user opted out while the service runs): with
@@ -123,9 +123,6 @@ long scr_json_write_string(char *buffer, size_t capacity, const char *bytes, siz
 /// Bytes reserved by `scr_install` (ring, deflate arena, buffers, image table, alternate
 /// stack of the installing thread). Async-signal-safe.
 size_t scr_reserved_bytes(void);
-
-/// Whether libunwind was found and warmed up at install. Async-signal-safe.
-int scr_unwinder_available(void);
 
 #ifdef __cplusplus
 }

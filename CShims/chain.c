@@ -1,0 +1,32 @@
+// The signals the reporter handles and the actions that were installed for them before it.
+// Install puts the handler in place and keeps the previous actions here; after the report the
+// handler puts them back and hands the signal on to them (handler.c, "Chaining"). Both reach
+// this file, neither reaches the other through it.
+#include "internal.h"
+
+#include <errno.h>
+
+static const int k_signals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGTRAP, SIGFPE};
+#define SCR_SIGNAL_COUNT (sizeof k_signals / sizeof k_signals[0])
+
+static struct sigaction g_previous[SCR_SIGNAL_COUNT];
+
+// Not async-signal-safe by intent (install calls it once), though sigaction is. Installs
+// `action` for every handled signal and keeps what was there; on a failure puts back the
+// ones already replaced and returns -1 with errno from the failing sigaction.
+int scr_chain_install(const struct sigaction *action) {
+    for (size_t i = 0; i < SCR_SIGNAL_COUNT; i++) {
+        if (sigaction(k_signals[i], action, &g_previous[i]) != 0) {
+            int saved = errno;
+            for (size_t k = 0; k < i; k++) sigaction(k_signals[k], &g_previous[k], NULL);
+            errno = saved;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+// Async-signal-safe: sigaction only.
+void scr_chain_restore(void) {
+    for (size_t i = 0; i < SCR_SIGNAL_COUNT; i++) sigaction(k_signals[i], &g_previous[i], NULL);
+}
