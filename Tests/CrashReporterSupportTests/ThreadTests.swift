@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import CrashReporterSupport
@@ -9,7 +8,7 @@ struct ThreadTests {
     @Test("a detached thread runs its closure under its name")
     func detachedThread() throws {
         let latch = Latch()
-        let seen = Mutex<String?>(nil)
+        let seen = Lock<String?>(nil)
         try DetachedThread.start(name: "support-test-thread", stackSize: 16 << 20) {
             let comm = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
             seen.withLock { $0 = comm?.trimmingASCIIWhitespace().description }
@@ -17,6 +16,26 @@ struct ThreadTests {
         }
         #expect(latch.wait(timeout: 60))
         #expect(seen.withLock { $0 } == "support-test-th")
+    }
+
+    @Test("a lock keeps the state whole under four threads at once")
+    func lockUnderContention() throws {
+        let lock = Lock(0)
+        let done = Lock(0)
+        let latch = Latch()
+        for index in 0..<4 {
+            try DetachedThread.start(name: "lock-\(index)") {
+                for _ in 0..<10_000 { lock.withLock { $0 += 1 } }
+                if done.withLock({ count -> Int in
+                    count += 1
+                    return count
+                }) == 4 {
+                    latch.open()
+                }
+            }
+        }
+        #expect(latch.wait(timeout: 60))
+        #expect(lock.withLock { $0 } == 40_000)
     }
 
     @Test("thread names are cut to 15 bytes at a character boundary")
