@@ -31,7 +31,7 @@ public struct SentryTransport: ReportTransport {
                 release: release ?? (report.report.app.version.isEmpty ? nil : report.report.app.version),
                 environment: environment ?? report.report.app.environment, sdkName: Self.sdkName,
                 sdkVersion: CrashReportVersion.current)
-            body = try Gzip.compress(envelope)
+            body = Data(try Gzip.compress(envelope))
         } catch {
             // A report that cannot be expressed as an event is a verdict on the report.
             return .response(status: 400, retryAfter: nil, reason: "cannot build the Sentry envelope: \(error)")
