@@ -254,3 +254,28 @@ struct SentryDSNTests {
         #expect(throws: error) { try SentryDSN(dsn) }
     }
 }
+
+@Suite("Sentry rate limits")
+struct SentryRateLimitsTests {
+    @Test("the longest limit for errors, the default category or every category")
+    func eventWait() {
+        #expect(SentryRateLimits("60:error:organization").eventWait == 60)
+        #expect(SentryRateLimits("60::organization").eventWait == 60, "all categories")
+        #expect(SentryRateLimits("60:default:key").eventWait == 60)
+        #expect(SentryRateLimits("60:transaction:key").eventWait == nil)
+        #expect(SentryRateLimits("60:transaction;error:key").eventWait == 60)
+        #expect(SentryRateLimits("30:error:project, 90::organization:quota_exceeded").eventWait == 90)
+        #expect(SentryRateLimits("120:transaction:key,\t45:error:project").eventWait == 45)
+        #expect(SentryRateLimits("2.5").eventWait == 2.5, "no categories: every category")
+    }
+
+    @Test("unreadable entries are left out")
+    func unreadable() {
+        #expect(SentryRateLimits("").limits == [])
+        #expect(SentryRateLimits("soon:error:key, -5:error:key, inf::key, nan::key").eventWait == nil)
+        #expect(
+            SentryRateLimits("x:error:key, 7:error;default:key").limits == [
+                SentryRateLimits.Limit(seconds: 7, categories: ["error", "default"])
+            ])
+    }
+}
