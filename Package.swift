@@ -51,11 +51,11 @@ let package = Package(
         .target(name: "CCrashReporterTLS", cSettings: [.define("_GNU_SOURCE")]),
 
         // MARK: Processing: symbolication (the toolchain's Runtime module stays in here), Sentry's formats.
-        .target(name: "CrashSymbolication", dependencies: ["CrashReportFormat"]),
-        .target(name: "CrashReportSentry", dependencies: ["CrashReportFormat"]),
+        .target(name: "CrashSymbolication", dependencies: ["CrashReportFormat", "CrashReporterSupport"]),
+        .target(name: "CrashReportSentry", dependencies: ["CrashReportFormat", "CrashReporterSupport"]),
 
         // MARK: Report format: the model, the reader (gzip + JSON), the schema and its validator.
-        .target(name: "CrashReportFormat", dependencies: ["CZlib"]),
+        .target(name: "CrashReportFormat", dependencies: ["CZlib", "CrashReporterSupport"]),
         // zlib's inflate for the reader, which never links the handler's C target.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
 
@@ -100,10 +100,13 @@ let package = Package(
         .testTarget(
             name: "CrashReporterTests", dependencies: ["CrashReporter", "CCrashReporter", "Tracking", "TestSupport"]),
         .testTarget(name: "CrashReportFormatTests", dependencies: ["CrashReportFormat", "TestSupport"]),
-        .testTarget(name: "CrashSymbolicationTests", dependencies: ["CrashSymbolication", "CrashReportFormat"]),
+        .testTarget(
+            name: "CrashSymbolicationTests",
+            dependencies: ["CrashSymbolication", "CrashReportFormat", "CrashReporterSupport"]
+        ),
         .testTarget(
             name: "CrashReportSentryTests",
-            dependencies: ["CrashReportSentry", "CrashReportFormat", "TestSupport"]
+            dependencies: ["CrashReportSentry", "CrashReportFormat", "CrashReporterSupport", "TestSupport"]
         ),
         .testTarget(
             name: "CrashReportDeliveryTests", dependencies: ["CrashReportDelivery", "CrashReportFormat"]),

@@ -13,7 +13,7 @@ enum SymbolicationBenchmark {
     static func run(reportPath: String) -> [String] {
         let report: CrashReport
         do {
-            report = try ReportDecoding.decode(file: URL(fileURLWithPath: reportPath))
+            report = try ReportDecoding.decode(file: reportPath)
         } catch {
             return ["Cannot read \(reportPath): \(error)"]
         }

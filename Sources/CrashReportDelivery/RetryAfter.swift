@@ -1,23 +1,15 @@
+import CrashReportSentry
 import Foundation
 
 /// How long a server asked us to wait, from `Retry-After` (seconds or an HTTP date) or
-/// Sentry's `X-Sentry-Rate-Limits` (`retry_after:categories:scope[:reason], …`).
+/// Sentry's `X-Sentry-Rate-Limits` (read by `SentryRateLimits`).
 public enum RetryAfter {
     public static func parse(headers: [String: String], now: Date) -> TimeInterval? {
         var best: TimeInterval?
         func keep(_ value: TimeInterval) { best = Swift.max(best ?? 0, value) }
         let lowered = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
-        if let limits = lowered["x-sentry-rate-limits"] {
-            for entry in limits.split(separator: ",") {
-                let fields = entry.trimmingCharacters(in: .whitespaces).split(
-                    separator: ":", omittingEmptySubsequences: false)
-                guard let seconds = fields.first.flatMap({ Double($0) }), seconds >= 0 else { continue }
-                let categories = fields.count > 1 ? fields[1].split(separator: ";").map(String.init) : []
-                // An empty category list means every category; crashes travel as "error".
-                if categories.isEmpty || categories.contains("error") || categories.contains("default") {
-                    keep(seconds)
-                }
-            }
+        if let limits = lowered["x-sentry-rate-limits"], let seconds = SentryRateLimits(limits).eventWait {
+            keep(seconds)
         }
         if let value = lowered["retry-after"]?.trimmingCharacters(in: .whitespaces) {
             if let seconds = Double(value), seconds >= 0 {

@@ -23,7 +23,7 @@ public struct SentryTransport: ReportTransport {
     public var wantsSymbols: Bool { true }
 
     public func send(_ report: OutgoingReport) -> DeliveryOutcome {
-        let envelope: Data
+        let envelope: [UInt8]
         let body: Data
         do {
             envelope = try SentryEnvelope.make(
@@ -31,13 +31,14 @@ public struct SentryTransport: ReportTransport {
                 release: release ?? (report.report.app.version.isEmpty ? nil : report.report.app.version),
                 environment: environment ?? report.report.app.environment, sdkName: Self.sdkName,
                 sdkVersion: CrashReportVersion.current)
-            body = try Gzip.compress(envelope)
+            body = Data(try Gzip.compress(envelope))
         } catch {
             // A report that cannot be expressed as an event is a verdict on the report.
             return .response(status: 400, retryAfter: nil, reason: "cannot build the Sentry envelope: \(error)")
         }
+        // The DSN parser admits only URL characters, so its envelope URL always parses.
         return HTTPClient(timeout: timeout).post(
-            url: dsn.envelopeURL,
+            url: URL(string: dsn.envelopeURL)!,
             headers: [
                 "Content-Type": "application/x-sentry-envelope",
                 "Content-Encoding": "gzip",

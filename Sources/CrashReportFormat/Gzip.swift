@@ -1,5 +1,5 @@
 import CZlib
-import Foundation
+import CrashReporterSupport
 
 /// Why a gzip stream could not be read or written.
 public enum GzipError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -40,68 +40,80 @@ public enum Gzip {
 
     /// Inflates one gzip member. Throws ``GzipError/tooLarge(limit:)`` as soon as the output
     /// would pass `limit` bytes, without ever holding more than `limit` + 1 bytes of output.
-    public static func decompress(_ data: Data, limit: Int = defaultOutputLimit) throws(GzipError) -> Data {
-        let input = [UInt8](data)
-        if input.isEmpty { throw .empty }
-        if input[0] != 0x1f || (input.count > 1 && input[1] != 0x8b) { throw .notGzip }
-        if input.count < 2 { throw .truncated }
-        return try inflate(input, limit: max(0, limit)).get()
+    /// The input may be any bytes (`[UInt8]`, a slice, Foundation's `Data`); contiguous ones are
+    /// read in place.
+    public static func decompress(
+        _ data: some Collection<UInt8>, limit: Int = defaultOutputLimit
+    ) throws(GzipError) -> [UInt8] {
+        try withBytes(data) { input in
+            if input.isEmpty { return .failure(.empty) }
+            if input[0] != 0x1f || (input.count > 1 && input[1] != 0x8b) { return .failure(.notGzip) }
+            if input.count < 2 { return .failure(.truncated) }
+            return inflate(input, limit: max(0, limit))
+        }.get()
     }
 
     /// Deflates `data` into one gzip member. Throws ``GzipError/tooLarge(limit:)`` if the
     /// compressed output would pass `limit` bytes.
     public static func compress(
-        _ data: Data,
+        _ data: some Collection<UInt8>,
         level: Int32 = Z_DEFAULT_COMPRESSION,
         limit: Int = defaultOutputLimit
-    ) throws(GzipError) -> Data {
-        try deflate([UInt8](data), level: level, limit: max(0, limit)).get()
+    ) throws(GzipError) -> [UInt8] {
+        try withBytes(data) { deflate($0, level: level, limit: max(0, limit)) }.get()
     }
 
-    private static func inflate(_ input: [UInt8], limit: Int) -> Result<Data, GzipError> {
+    /// Runs `body` on the bytes in place when they are contiguous, on one copy otherwise.
+    private static func withBytes<Bytes: Collection<UInt8>>(
+        _ bytes: Bytes, _ body: (UnsafeBufferPointer<UInt8>) -> Result<[UInt8], GzipError>
+    ) -> Result<[UInt8], GzipError> {
+        if let result = bytes.withContiguousStorageIfAvailable(body) { return result }
+        return Array(bytes).withUnsafeBufferPointer(body)
+    }
+
+    private static func inflate(_ input: UnsafeBufferPointer<UInt8>, limit: Int) -> Result<[UInt8], GzipError> {
         var stream = z_stream()
         // 15 + 32: a 32 KiB window, and let zlib detect and check the gzip header and trailer.
         let initStatus = inflateInit2_(&stream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         guard initStatus == Z_OK else { return .failure(.zlib(code: initStatus)) }
         defer { inflateEnd(&stream) }
 
-        var output = Data()
+        var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: chunkSize)
-        var input = input
-        let inputCount = input.count
-        return input.withUnsafeMutableBufferPointer { inBuffer in
-            stream.next_in = inBuffer.baseAddress
-            stream.avail_in = uInt(inputCount)
-            while true {
-                // Ask for at most one byte past the limit, so a bomb is caught without inflating it.
-                let room = min(chunkSize, limit - output.count + 1)
-                let (status, produced) = chunk.withUnsafeMutableBufferPointer { outBuffer in
-                    stream.next_out = outBuffer.baseAddress
-                    stream.avail_out = uInt(room)
-                    let status = CZlib.inflate(&stream, Z_NO_FLUSH)
-                    return (status, room - Int(stream.avail_out))
-                }
-                output.append(contentsOf: chunk[0..<produced])
-                if output.count > limit { return .failure(.tooLarge(limit: limit)) }
-                switch status {
-                case Z_STREAM_END:
-                    return stream.avail_in == 0 ? .success(output) : .failure(.trailingData)
-                case Z_OK:
-                    // No output room left is fine (loop again); no input left means it was cut short.
-                    if stream.avail_in == 0 && produced < room { return .failure(.truncated) }
-                case Z_BUF_ERROR:
-                    // No progress was possible: zlib wants input that is not there.
-                    return .failure(.truncated)
-                case Z_DATA_ERROR, Z_NEED_DICT:
-                    return .failure(.corrupt(message(of: stream) ?? "invalid data"))
-                default:
-                    return .failure(.zlib(code: status))
-                }
+        // zlib never writes through `next_in`; its type is only mutable for old C callers.
+        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+        stream.avail_in = uInt(input.count)
+        while true {
+            // Ask for at most one byte past the limit, so a bomb is caught without inflating it.
+            let room = min(chunkSize, limit - output.count + 1)
+            let (status, produced) = chunk.withUnsafeMutableBufferPointer { outBuffer in
+                stream.next_out = outBuffer.baseAddress
+                stream.avail_out = uInt(room)
+                let status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                return (status, room - Int(stream.avail_out))
+            }
+            output.append(contentsOf: chunk[0..<produced])
+            if output.count > limit { return .failure(.tooLarge(limit: limit)) }
+            switch status {
+            case Z_STREAM_END:
+                return stream.avail_in == 0 ? .success(output) : .failure(.trailingData)
+            case Z_OK:
+                // No output room left is fine (loop again); no input left means it was cut short.
+                if stream.avail_in == 0 && produced < room { return .failure(.truncated) }
+            case Z_BUF_ERROR:
+                // No progress was possible: zlib wants input that is not there.
+                return .failure(.truncated)
+            case Z_DATA_ERROR, Z_NEED_DICT:
+                return .failure(.corrupt(message(of: stream) ?? "invalid data"))
+            default:
+                return .failure(.zlib(code: status))
             }
         }
     }
 
-    private static func deflate(_ input: [UInt8], level: Int32, limit: Int) -> Result<Data, GzipError> {
+    private static func deflate(
+        _ input: UnsafeBufferPointer<UInt8>, level: Int32, limit: Int
+    ) -> Result<[UInt8], GzipError> {
         var stream = z_stream()
         // 15 + 16: a 32 KiB window, written with a gzip header and trailer.
         let initStatus = deflateInit2_(
@@ -110,41 +122,29 @@ public enum Gzip {
         guard initStatus == Z_OK else { return .failure(.zlib(code: initStatus)) }
         defer { deflateEnd(&stream) }
 
-        var output = Data()
+        var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: chunkSize)
-        var input = input
-        let inputCount = input.count
-        return input.withUnsafeMutableBufferPointer { inBuffer in
-            stream.next_in = inBuffer.baseAddress
-            stream.avail_in = uInt(inputCount)
-            while true {
-                let (status, produced) = chunk.withUnsafeMutableBufferPointer { outBuffer in
-                    stream.next_out = outBuffer.baseAddress
-                    stream.avail_out = uInt(chunkSize)
-                    let status = CZlib.deflate(&stream, Z_FINISH)
-                    return (status, chunkSize - Int(stream.avail_out))
-                }
-                output.append(contentsOf: chunk[0..<produced])
-                if output.count > limit { return .failure(.tooLarge(limit: limit)) }
-                switch status {
-                case Z_STREAM_END: return .success(output)
-                case Z_OK, Z_BUF_ERROR: continue  // the output chunk was full; drain and go on
-                default: return .failure(.zlib(code: status))
-                }
+        // zlib never writes through `next_in`; its type is only mutable for old C callers.
+        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+        stream.avail_in = uInt(input.count)
+        while true {
+            let (status, produced) = chunk.withUnsafeMutableBufferPointer { outBuffer in
+                stream.next_out = outBuffer.baseAddress
+                stream.avail_out = uInt(chunkSize)
+                let status = CZlib.deflate(&stream, Z_FINISH)
+                return (status, chunkSize - Int(stream.avail_out))
+            }
+            output.append(contentsOf: chunk[0..<produced])
+            if output.count > limit { return .failure(.tooLarge(limit: limit)) }
+            switch status {
+            case Z_STREAM_END: return .success(output)
+            case Z_OK, Z_BUF_ERROR: continue  // the output chunk was full; drain and go on
+            default: return .failure(.zlib(code: status))
             }
         }
     }
 
     private static func message(of stream: z_stream) -> String? {
         stream.msg.map { String(cString: $0) }
-    }
-}
-
-/// Human-readable byte counts for error messages.
-enum ByteCount {
-    static func text(_ bytes: Int) -> String {
-        if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
-        if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
-        return "\(bytes) bytes"
     }
 }

@@ -1,17 +1,17 @@
-import Foundation
+import CrashReporterSupport
 
 /// Renders a report as pretty-printed JSON with sorted keys: the schema's own shape (it
-/// validates against docs/report.schema.json), stable enough to diff two reports.
+/// validates against docs/report.schema.json), stable enough to diff two reports. The text is
+/// byte for byte what Foundation's `JSONEncoder` writes with `.prettyPrinted`, `.sortedKeys` and
+/// `.withoutEscapingSlashes`, which is what this renderer wrote before it left Foundation.
 public struct JSONRenderer: Sendable {
     public init() {}
 
     /// The JSON text, UTF-8, ending in a newline.
-    public func data(for report: CrashReport) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(report)
-        data.append(0x0a)
-        return data
+    public func data(for report: CrashReport) throws -> [UInt8] {
+        var bytes = try JSON.encode(report, pretty: true)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
     }
 
     /// The JSON text.

@@ -1,4 +1,4 @@
-import Foundation
+import CrashReporterSupport
 
 /// A parsed JSON Schema (2020-12), limited to the keywords that docs/report.schema.json uses:
 /// `type` (a name or a list of names), `properties`, `required`, `additionalProperties`,
@@ -37,15 +37,14 @@ public final class JSONSchema: Sendable {
     /// `$defs` of this schema (only the root's are used to resolve `$ref`).
     let defs: [String: JSONSchema]
 
-    /// Parses a schema from JSON text.
-    public convenience init(json: Data) throws(ParseError) {
-        let any: Any
+    /// Parses a schema from JSON text (UTF-8 bytes: `[UInt8]`, a string's `utf8`, `Data`...).
+    public convenience init(json: some Collection<UInt8>) throws(ParseError) {
+        let value: JSONValue
         do {
-            any = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
+            value = try JSON.parse(json)
         } catch {
-            throw ParseError(path: "", reason: "not JSON")
+            throw ParseError(path: "", reason: "not JSON: \(error)")
         }
-        guard let value = JSONValue(any) else { throw ParseError(path: "", reason: "not a JSON value") }
         try self.init(value, path: "")
     }
 
@@ -186,12 +185,5 @@ private struct KeywordReader {
         guard let value = keywords[key] else { return nil }
         guard case .number(let number) = value else { throw error(key, "\(key) is a number") }
         return number
-    }
-}
-
-/// JSON Pointer (RFC 6901) helpers.
-enum JSONPointer {
-    static func escape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import CrashReporterSupport
 
 /// One way an instance fails a schema.
 public struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {
@@ -18,7 +18,7 @@ public struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(path.isEmpty ? "(root)" : path): \(message)" }
 }
 
-/// Validates JSON values, as returned by `JSONSerialization`, against a ``JSONSchema``.
+/// Validates JSON documents against a ``JSONSchema``.
 public struct JSONSchemaValidator: Sendable {
     public let schema: JSONSchema
     /// Validation stops collecting after this many violations (a hostile file could have millions).
@@ -29,16 +29,21 @@ public struct JSONSchemaValidator: Sendable {
         self.maximumViolations = maximumViolations
     }
 
-    /// Every violation (up to ``maximumViolations``), in document order; empty when `instance` is valid.
-    /// A value that is not JSON at all (a `Date`, say) is one `type` violation at its path.
-    public func validate(_ instance: Any) -> [SchemaViolation] {
-        guard let value = JSONValue(instance) else {
-            return [SchemaViolation(path: "", keyword: "type", message: "not a JSON value")]
+    /// Every violation (up to ``maximumViolations``) of the JSON text `json` (UTF-8 bytes), in
+    /// document order; empty when it is valid. Text that is not JSON at all is one `type`
+    /// violation at the root, whose message is the parser's reason.
+    public func validate(json: some Collection<UInt8>) -> [SchemaViolation] {
+        let value: JSONValue
+        do {
+            value = try JSON.parse(json)
+        } catch {
+            return [SchemaViolation(path: "", keyword: "type", message: "not JSON: \(error)")]
         }
         return validate(value)
     }
 
-    func validate(_ value: JSONValue) -> [SchemaViolation] {
+    /// Every violation (up to ``maximumViolations``) of a parsed value, in document order.
+    package func validate(_ value: JSONValue) -> [SchemaViolation] {
         var run = Run(root: schema, limit: maximumViolations)
         run.check(value, against: schema, at: "")
         return run.violations
@@ -100,10 +105,13 @@ private struct Run {
 
     func resolve(_ ref: String) -> JSONSchema? {
         if ref == "#" { return root }
-        let name = String(ref.dropFirst("#/$defs/".count))
-            .replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-        return root.defs[name]
+        // One JSON Pointer token: `~1` is `/`, `~0` is `~` (in that order, so `~01` stays `~1`).
+        let token = ref.dropFirst("#/$defs/".count)
+        return root.defs[String(token.replacing("~1", with: "/").replacing("~0", with: "~"))]
     }
+
+    /// A string as JSON text, for messages (control characters escaped).
+    func quoted(_ text: String) -> String { JSONValue.string(text).description }
 
     func matches(_ value: JSONValue, _ types: Set<String>) -> Bool {
         let name = value.typeName
@@ -131,7 +139,7 @@ private struct Run {
         if let pattern = schema.pattern, let regex = compiled(pattern) {
             // A pattern matches anywhere unless it is anchored, as in ECMA-262.
             if string.firstMatch(of: regex) == nil {
-                fail(path, "pattern", "\(JSONValue.quoted(string)) does not match \(pattern)")
+                fail(path, "pattern", "\(quoted(string)) does not match \(pattern)")
             }
         }
     }
@@ -161,7 +169,7 @@ private struct Run {
 
     mutating func checkObject(_ members: [String: JSONValue], _ schema: JSONSchema, _ path: String) {
         for name in schema.required where members[name] == nil {
-            fail(path + "/" + JSONPointer.escape(name), "required", "missing member \(JSONValue.quoted(name))")
+            fail(path + "/" + JSONPointer.escape(name), "required", "missing member \(quoted(name))")
         }
         if let minProperties = schema.minProperties, members.count < minProperties {
             fail(path, "minProperties", "\(members.count) members, fewer than the minimum \(minProperties)")
@@ -183,7 +191,7 @@ private struct Run {
                 check(members[name]!, against: property, at: memberPath)
             } else if let additional = schema.additionalProperties {
                 if additional.boolean == false {
-                    fail(memberPath, "additionalProperties", "unexpected member \(JSONValue.quoted(name))")
+                    fail(memberPath, "additionalProperties", "unexpected member \(quoted(name))")
                 } else {
                     check(members[name]!, against: additional, at: memberPath)
                 }

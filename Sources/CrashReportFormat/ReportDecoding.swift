@@ -1,4 +1,4 @@
-import Foundation
+import CrashReporterSupport
 
 /// Reads crash reports: a `.crash` file is gzip-compressed JSON. The JSON is validated against
 /// the embedded ``ReportSchema`` first, so every problem is reported against the contract
@@ -7,15 +7,15 @@ public enum ReportDecoding {
     /// The largest file, and the largest inflated JSON, that is accepted (16 MiB).
     public static let sizeLimit = Gzip.defaultOutputLimit
 
-    /// Reads and decodes a `.crash` file.
-    public static func decode(file: URL) throws(ReportError) -> CrashReport {
-        try decode(gzipData: read(file))
+    /// Reads and decodes the `.crash` file at `path`.
+    public static func decode(file path: String) throws(ReportError) -> CrashReport {
+        try decode(gzipData: read(path))
     }
 
-    /// Decodes a gzip-compressed report.
-    public static func decode(gzipData: Data) throws(ReportError) -> CrashReport {
+    /// Decodes a gzip-compressed report (any bytes: `[UInt8]`, a slice, Foundation's `Data`).
+    public static func decode(gzipData: some Collection<UInt8>) throws(ReportError) -> CrashReport {
         if gzipData.count > sizeLimit { throw .tooLarge(limit: sizeLimit) }
-        let json: Data
+        let json: [UInt8]
         do {
             json = try Gzip.decompress(gzipData, limit: sizeLimit)
         } catch {
@@ -24,23 +24,22 @@ public enum ReportDecoding {
         return try decode(json: json)
     }
 
-    /// Decodes a report's JSON text.
-    public static func decode(json: Data) throws(ReportError) -> CrashReport {
+    /// Decodes a report's JSON text (UTF-8 bytes).
+    public static func decode(json: some Collection<UInt8>) throws(ReportError) -> CrashReport {
         if json.isEmpty { throw .empty }
         if json.count > sizeLimit { throw .tooLarge(limit: sizeLimit) }
-        let any: Any
+        let value: JSONValue
         do {
-            any = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
+            value = try JSON.parse(json)
         } catch {
-            throw .notJSON(reason(for: error))
+            throw .notJSON(error.description)
         }
-        guard let value = JSONValue(any) else { throw .notJSON("unrepresentable value") }
         guard case .object(let members) = value else {
             throw .notAReport("the top-level value is \(article(value.typeName)), not an object")
         }
         // The version decides which schema applies, so it is looked at before anything else.
         if case .number(let number)? = members["schema_version"], number.isInteger,
-            number != .int(Int64(CrashReport.supportedSchemaVersion))
+            number != JSONNumber(CrashReport.supportedSchemaVersion)
         {
             throw .unsupportedSchemaVersion(number.clampedInt)
         }
@@ -49,11 +48,11 @@ public enum ReportDecoding {
             throw .missingMember(missing.path)
         }
         if !violations.isEmpty { throw .invalidReport(violations) }
-        // The schema's integers are unbounded; the model's are 64-bit, and JSONDecoder would
-        // refuse a larger one without saying where.
+        // The schema's integers are unbounded; the model's are 64-bit, and the decoder's own
+        // error for a larger one would not read as the schema's do.
         if let outOfRange = firstNumberOutOfRange(value, path: "") { throw .invalidReport([outOfRange]) }
         do {
-            return try JSONDecoder().decode(CrashReport.self, from: json)
+            return try JSONValueDecoder().decode(CrashReport.self, from: value)
         } catch {
             throw .invalidReport([violation(for: error)])
         }
@@ -64,10 +63,8 @@ public enum ReportDecoding {
     /// depth the schema bounds.
     private static func firstNumberOutOfRange(_ value: JSONValue, path: String) -> SchemaViolation? {
         switch value {
-        case .number(.int):
-            return nil
         case .number(let number):
-            if case .double(let double) = number, Int64(exactly: double) != nil { return nil }
+            if number.exactly(Int64.self) != nil { return nil }
             return SchemaViolation(path: path, keyword: "range", message: "\(number) does not fit in a 64-bit integer")
         case .array(let elements):
             for (index, element) in elements.enumerated() {
@@ -86,33 +83,19 @@ public enum ReportDecoding {
         }
     }
 
-    private static func read(_ file: URL) throws(ReportError) -> Data {
+    private static func read(_ path: String) throws(ReportError) -> [UInt8] {
         do {
-            return try ReportFile.read(path: file.path, limit: sizeLimit)
+            return try FileSystem.read(path, limit: sizeLimit)
         } catch {
-            switch error {
-            case .system(let path, let code): throw .unreadable(path: path, reason: ReportFile.describe(errno: code))
-            case .notRegular(let path): throw .notAFile(path: path)
+            switch error.reason {
+            case .system(let code): throw .unreadable(path: path, reason: Errno.text(code))
+            case .notRegularFile: throw .notAFile(path: path)
             case .tooLarge: throw .tooLarge(limit: sizeLimit)
             }
         }
     }
 
-    /// One line for a Foundation error: its POSIX reason when there is one.
-    private static func reason(for error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-            underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code))
-        {
-            return POSIXError(code).localizedDescription.lowercased()
-        }
-        if nsError.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(nsError.code)) {
-            return POSIXError(code).localizedDescription.lowercased()
-        }
-        if let debug = nsError.userInfo["NSDebugDescription"] as? String { return oneLine(debug) }
-        return oneLine(nsError.localizedDescription)
-    }
-
+    /// A decoding error as a violation at the JSON pointer of the value it is about.
     private static func violation(for error: any Error) -> SchemaViolation {
         guard let decodingError = error as? DecodingError else {
             return SchemaViolation(path: "", keyword: "decode", message: oneLine("\(error)"))
@@ -124,9 +107,9 @@ public enum ReportDecoding {
         @unknown default:
             return SchemaViolation(path: "", keyword: "decode", message: oneLine("\(error)"))
         }
-        let path = context.codingPath.map { "/" + JSONPointer.escape($0.intValue.map(String.init) ?? $0.stringValue) }
-            .joined()
-        return SchemaViolation(path: path, keyword: "decode", message: oneLine(context.debugDescription))
+        return SchemaViolation(
+            path: JSONPointer.pointer(codingPath: context.codingPath), keyword: "decode",
+            message: oneLine(context.debugDescription))
     }
 
     private static func oneLine(_ text: String) -> String {

@@ -1,3 +1,5 @@
+import CrashReporterSupport
+
 /// Why a file or buffer is not a crash report this reader can use. Each description is one
 /// line, fit to follow `Error: ` in a terminal.
 public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {

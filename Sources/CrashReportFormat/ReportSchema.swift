@@ -1,5 +1,3 @@
-import Foundation
-
 // The report schema, embedded so that the library needs no resource bundle.
 // Keep it identical to docs/report.schema.json: ReportSchemaTests compares the two byte for byte.
 // To update it, paste the file between the raw-string delimiters below.
@@ -362,7 +360,7 @@ public enum ReportSchema {
     /// failure here is a programming error.
     public static let schema: JSONSchema = {
         do {
-            return try JSONSchema(json: Data(json.utf8))
+            return try JSONSchema(json: json.utf8)
         } catch {
             fatalError("the embedded report schema does not parse: \(error)")
         }

@@ -1,5 +1,5 @@
 import CrashReportFormat
-import Foundation
+import CrashReporterSupport
 
 /// Turns a crash report into a Sentry envelope holding one event item, ready to POST to a
 /// DSN's ``SentryDSN/envelopeURL`` (see docs/sentry.md for every member and why).
@@ -22,37 +22,29 @@ public enum SentryEnvelope {
 
     /// The envelope for `report`. `symbols` are the symbolicator's, by frame index (may be
     /// empty: Sentry can symbolicate on the server from `debug_meta`). `release` defaults to
-    /// `name@version` from the report, `environment` to the report's.
-    public static func make(
+    /// `name@version` from the report, `environment` to the report's. `sentAt` is the envelope
+    /// header's `sent_at`, which Sentry uses to correct the sender's clock.
+    package static func make(
         report: CrashReport, symbols: [Int: [FrameSymbol]], release: String?, environment: String?,
-        sdkName: String, sdkVersion: String, sentAt: Date = Date()
-    ) throws(Failure) -> Data {
+        sdkName: String, sdkVersion: String, sentAt: Timestamp = .now()
+    ) throws(Failure) -> [UInt8] {
         let event = try SentryEvent(
             report: report, symbols: symbols, release: release, environment: environment, sdkName: sdkName,
             sdkVersion: sdkVersion)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let payload: Data
-        let header: Data
-        let itemHeader: Data
+        let payload: [UInt8]
+        let header: [UInt8]
+        let itemHeader: [UInt8]
         do {
-            payload = try encoder.encode(event)
-            header = try encoder.encode(
+            payload = try JSON.encode(event)
+            header = try JSON.encode(
                 EnvelopeHeader(
-                    event_id: event.event_id, sent_at: timestamp(sentAt),
-                    sdk: .init(name: sdkName, version: sdkVersion)))
-            itemHeader = try encoder.encode(ItemHeader(type: "event", length: payload.count))
+                    event_id: event.event_id, sent_at: sentAt.iso8601, sdk: .init(name: sdkName, version: sdkVersion)))
+            itemHeader = try JSON.encode(ItemHeader(type: "event", length: payload.count))
         } catch {
             throw .encoding(String(describing: error))
         }
-        var envelope = Data()
-        envelope.append(header)
-        envelope.append(0x0a)
-        envelope.append(itemHeader)
-        envelope.append(0x0a)
-        envelope.append(payload)
-        envelope.append(0x0a)
-        return envelope
+        let newline = UInt8(ascii: "\n")
+        return header + [newline] + itemHeader + [newline] + payload + [newline]
     }
 
     /// The debug id Sentry derives from an ELF GNU build id: the first 16 bytes (zero-padded
@@ -75,14 +67,6 @@ public enum SentryEnvelope {
         let hex = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }
         return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }
             .joined(separator: "-")
-    }
-
-    /// RFC 3339 UTC with milliseconds, as `sent_at` wants.
-    static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
     }
 
     private struct EnvelopeHeader: Encodable {

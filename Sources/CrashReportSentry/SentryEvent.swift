@@ -1,5 +1,4 @@
 import CrashReportFormat
-import Foundation
 
 /// The event a report becomes in Sentry: a native crash (`platform: native`, `level: fatal`)
 /// with one exception whose mechanism is the signal handler, the crashing thread's frames
@@ -134,7 +133,7 @@ extension SentryEvent {
         report: CrashReport, symbols: [Int: [FrameSymbol]], release: String?, environment: String?, sdkName: String,
         sdkVersion: String
     ) throws(SentryEnvelope.Failure) {
-        let eventID = report.reportID.replacingOccurrences(of: "-", with: "").lowercased()
+        let eventID = report.reportID.filter { $0 != "-" }.lowercased()
         guard eventID.count == 32, eventID.allSatisfy({ $0.isHexDigit }) else {
             throw .invalidReportID(report.reportID)
         }
@@ -162,7 +161,7 @@ extension SentryEvent {
                 if let file = symbol.file {
                     let shortened = PathPrivacy.shorten(file)
                     entry.abs_path = shortened
-                    entry.filename = (shortened as NSString).lastPathComponent
+                    entry.filename = Self.fileName(of: shortened)
                 }
                 entry.lineno = symbol.line
                 frames.append(entry)
@@ -219,6 +218,15 @@ extension SentryEvent {
     private static func defaultRelease(_ app: CrashReport.App) -> String? {
         guard !app.version.isEmpty else { return nil }
         return app.name.isEmpty ? app.version : "\(app.name)@\(app.version)"
+    }
+
+    /// The name at the end of a path (`Order.swift` of `~/src/Order.swift`), as Sentry's
+    /// `filename` wants it; trailing slashes are ignored, and `/` stays `/`.
+    static func fileName(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard trimmed.count > 1, let slash = trimmed.lastIndex(of: "/") else { return String(trimmed) }
+        return String(trimmed[trimmed.index(after: slash)...])
     }
 
     private static func nonEmpty(_ string: String?) -> String? {

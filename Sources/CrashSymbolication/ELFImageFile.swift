@@ -1,4 +1,5 @@
 import CrashReportFormat
+import CrashReporterSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -44,11 +45,11 @@ struct ELFImageFile: Equatable {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             let code = errno
-            throw code == ENOENT || code == ENOTDIR ? .missing : .unreadable(ReportFile.describe(errno: code))
+            throw code == ENOENT || code == ENOTDIR ? .missing : .unreadable(Errno.text(code))
         }
         defer { close(fd) }
         var status = stat()
-        if fstat(fd, &status) != 0 { throw .unreadable(ReportFile.describe(errno: errno)) }
+        if fstat(fd, &status) != 0 { throw .unreadable(Errno.text(errno)) }
         if (status.st_mode & S_IFMT) != S_IFREG { throw .notAFile }
         #if canImport(Glibc)
             let modified = status.st_mtim
@@ -128,7 +129,7 @@ struct ELFImageFile: Equatable {
             }
             if result < 0 {
                 if errno == EINTR { continue }
-                throw .unreadable(ReportFile.describe(errno: errno))
+                throw .unreadable(Errno.text(errno))
             }
             if result == 0 { break }
             done += result

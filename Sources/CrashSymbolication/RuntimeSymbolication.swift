@@ -1,6 +1,5 @@
 import CrashReportFormat
-import Foundation
-import Synchronization
+import CrashReporterSupport
 
 #if os(Linux) && canImport(Runtime)
     @_spi(Internal) internal import Runtime
@@ -139,70 +138,85 @@ import Synchronization
     /// the old one. So the worker remembers which file (device, inode, size, mtime) it was
     /// given for each path: when one changes, the thread is retired and a new one, with an
     /// empty cache, takes over. An idle thread ends after ``idleTimeout``, releasing the cache.
-    final class SymbolicationWorker: @unchecked Sendable {
+    final class SymbolicationWorker: Sendable {
         static let shared = SymbolicationWorker()
-        static let idleTimeout: TimeInterval = 30
+        /// Seconds.
+        static let idleTimeout: Double = 30
 
-        // Everything below is guarded by `condition`.
-        private let condition = NSCondition()
-        private var jobs: [@Sendable () -> Void] = []
-        private var threadRunning = false
-        private var generation = 0
-        private var files: [String: ELFImageFile.Identity] = [:]
+        private struct State: Sendable {
+            var jobs: [@Sendable () -> Void] = []
+            var threadRunning = false
+            /// Which thread is current: a retired one sees a newer generation and ends.
+            var generation = 0
+            var files: [String: ELFImageFile.Identity] = [:]
+        }
 
+        private let state = Monitor(State())
+
+        /// Runs `body` on the worker thread and waits for its result.
         func run<T: Sendable>(files given: [String: ELFImageFile.Identity], _ body: @escaping @Sendable () -> T) -> T {
-            let box = ResultBox<T>()
-            let done = DispatchSemaphore(value: 0)
-            condition.lock()
-            var replaced = false
-            for (path, identity) in given {
-                if let known = files[path], known != identity { replaced = true }
-                files[path] = identity
+            let result = Monitor<T?>(nil)
+            let newGeneration = state.update { state -> Int? in
+                var replaced = false
+                for (path, identity) in given {
+                    if let known = state.files[path], known != identity { replaced = true }
+                    state.files[path] = identity
+                }
+                state.jobs.append {
+                    let value = body()
+                    result.update { $0 = value }
+                }
+                guard replaced || !state.threadRunning else { return nil }
+                state.generation += 1
+                state.threadRunning = true
+                return state.generation
             }
-            jobs.append {
-                box.set(body())
-                done.signal()
+            if let newGeneration {
+                do {
+                    try DetachedThread.start(name: "crash-report-symbolicator", stackSize: 8 << 20) { [self] in
+                        loop(generation: newGeneration)
+                    }
+                } catch {
+                    // No thread to be had: run what is queued here, without the cache.
+                    let jobs = state.update { state in
+                        if state.generation == newGeneration { state.threadRunning = false }
+                        defer { state.jobs = [] }
+                        return state.jobs
+                    }
+                    for job in jobs { job() }
+                }
             }
-            if replaced || !threadRunning {
-                generation += 1
-                threadRunning = true
-                let mine = generation
-                let thread = Thread { [self] in loop(generation: mine) }
-                thread.name = "crash-report-symbolicator"
-                thread.stackSize = 8 << 20
-                thread.start()
-            }
-            condition.broadcast()
-            condition.unlock()
-            done.wait()
-            return box.take()!
+            return result.wait(timeout: nil) { $0 }!
+        }
+
+        private enum Step {
+            case run(@Sendable () -> Void)
+            case stop
         }
 
         private func loop(generation mine: Int) {
-            condition.lock()
-            while generation == mine {
-                if !jobs.isEmpty {
-                    let job = jobs.removeFirst()
-                    condition.unlock()
-                    job()
-                    condition.lock()
-                    continue
+            while true {
+                let step = state.wait(timeout: Self.idleTimeout) { state -> Step? in
+                    if state.generation != mine { return .stop }
+                    return state.jobs.isEmpty ? nil : .run(state.jobs.removeFirst())
                 }
-                let woken = condition.wait(until: Date(timeIntervalSinceNow: Self.idleTimeout))
-                if !woken, jobs.isEmpty, generation == mine {
-                    threadRunning = false
-                    files = [:]
-                    break
+                switch step {
+                case .run(let job):
+                    job()
+                case .stop:
+                    return
+                case nil:
+                    // Idle for the whole timeout: end, unless a job came in since the wait gave up.
+                    let idle = state.withLock { state in
+                        guard state.jobs.isEmpty, state.generation == mine else { return false }
+                        state.threadRunning = false
+                        state.files = [:]
+                        return true
+                    }
+                    if idle { return }
                 }
             }
-            condition.unlock()
         }
-    }
-
-    private final class ResultBox<T: Sendable>: Sendable {
-        private let value = Mutex<T?>(nil)
-        func set(_ newValue: T) { value.withLock { $0 = newValue } }
-        func take() -> T? { value.withLock { $0 } }
     }
 #else
     enum RuntimeSymbolication {

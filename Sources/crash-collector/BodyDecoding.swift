@@ -17,7 +17,7 @@ enum BodyDecoding {
         for coding in codings.reversed() {
             guard coding == "gzip" || coding == "x-gzip" else { return .failure(.unsupported(coding)) }
             do {
-                body = try Gzip.decompress(body, limit: limit)
+                body = Data(try Gzip.decompress(body, limit: limit))
             } catch {
                 if case .tooLarge = error { return .failure(.tooLarge(limit: limit)) }
                 return .failure(.corrupt("gzip request body: \(error)"))

@@ -49,7 +49,7 @@ final class CollectorReportStore: Sendable {
                 continue
             }
             do {
-                let report = try ReportDecoding.decode(file: URL(fileURLWithPath: "\(directory)/\(name)"))
+                let report = try ReportDecoding.decode(file: "\(directory)/\(name)")
                 let summary = ReportSummary(report)
                 index[summary.id] = summary
                 missing.append(summary)
@@ -107,7 +107,7 @@ final class CollectorReportStore: Sendable {
     func report(id: String) -> CrashReport? {
         let id = id.lowercased()
         guard ReportID.isValid(id), summary(id: id) != nil else { return nil }
-        return try? ReportDecoding.decode(file: URL(fileURLWithPath: "\(directory)/\(id).crash"))
+        return try? ReportDecoding.decode(file: "\(directory)/\(id).crash")
     }
 }
 

@@ -70,7 +70,7 @@ extension Collector {
             return .text(200, view.text)
         case "json":
             guard let report = reports.report(id: id) else { return missing }
-            guard let data = try? JSONRenderer().data(for: report) else {
+            guard let data = try? Data(JSONRenderer().data(for: report)) else {
                 return Self.error(500, "cannot encode the report as JSON")
             }
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: data)

@@ -22,7 +22,7 @@ enum ListCommand {
         Locations.allReports(in: directory).map { entry in
             let id = ReportStore.id(of: entry.url)
             do {
-                let report = try ReportDecoding.decode(file: entry.url)
+                let report = try ReportDecoding.decode(file: entry.url.path)
                 return Row(
                     status: entry.status, id: id, time: report.timestamp, signal: report.crash.signal.name,
                     topFrame: CrashSignature(report: report, depth: 1).frames.first ?? "???")

@@ -41,7 +41,7 @@ enum Locations {
     {
         let url = try report(target, directory: directory, environment: environment)
         do {
-            return try ReportDecoding.decode(file: url)
+            return try ReportDecoding.decode(file: url.path)
         } catch {
             throw ToolFailure(description: error.message(file: url.path))
         }

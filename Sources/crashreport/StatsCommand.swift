@@ -21,7 +21,7 @@ enum StatsCommand {
         var byKey: [CrashSignature: [CrashReport]] = [:]
         var damaged = 0
         for entry in Locations.allReports(in: directory) {
-            guard let report = try? ReportDecoding.decode(file: entry.url) else {
+            guard let report = try? ReportDecoding.decode(file: entry.url.path) else {
                 damaged += 1
                 continue
             }

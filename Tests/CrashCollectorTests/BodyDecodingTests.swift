@@ -16,14 +16,14 @@ import Testing
         let text = Data("hello".utf8)
         #expect(BodyDecoding.decode(request(text, encoding: nil), limit: 10) == .success(text))
         #expect(BodyDecoding.decode(request(text, encoding: "identity"), limit: 10) == .success(text))
-        let gzipped = try Gzip.compress(text)
+        let gzipped = Data(try Gzip.compress(text))
         #expect(BodyDecoding.decode(request(gzipped, encoding: "GZIP"), limit: 10) == .success(text))
-        let twice = try Gzip.compress(gzipped)
+        let twice = Data(try Gzip.compress(gzipped))
         #expect(BodyDecoding.decode(request(twice, encoding: "gzip, gzip"), limit: 100) == .success(text))
     }
 
     @Test func boundsAndFailures() throws {
-        let bomb = try Gzip.compress(Data(repeating: 0, count: 1 << 20))
+        let bomb = Data(try Gzip.compress(Data(repeating: 0, count: 1 << 20)))
         #expect(BodyDecoding.decode(request(bomb, encoding: "gzip"), limit: 1000) == .failure(.tooLarge(limit: 1000)))
         #expect(BodyDecoding.decode(request(Data("x".utf8), encoding: "br"), limit: 10) == .failure(.unsupported("br")))
         guard case .failure(.corrupt) = BodyDecoding.decode(request(Data("xx".utf8), encoding: "gzip"), limit: 10)

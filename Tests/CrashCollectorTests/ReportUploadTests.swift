@@ -71,7 +71,7 @@ import Testing
         let truncated = try upload(collector, report.prefix(report.count / 2), id: nil)
         #expect(truncated.status == 400)
         #expect((truncated.json?["error"] as? String)?.contains("truncated") == true)
-        let notAReport = try upload(collector, try Gzip.compress(Data("[1,2]".utf8)), id: nil)
+        let notAReport = try upload(collector, Data(try Gzip.compress(Data("[1,2]".utf8))), id: nil)
         #expect(notAReport.status == 400)
         let mismatch = try upload(collector, report, id: "00000000-0000-4000-8000-000000000000")
         #expect(mismatch.status == 400)
@@ -87,7 +87,7 @@ import Testing
         defer { collector.stop() }
         let (id, report) = try Fixtures.variant()
         // The report file, gzip-encoded once more for transport, sent in chunks.
-        let encoded = try Gzip.compress(report)
+        let encoded = Data(try Gzip.compress(report))
         var bytes = Data(
             "POST /api/reports HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\nX-Crash-Report-ID: \(id)\r\n\r\n"
                 .utf8)

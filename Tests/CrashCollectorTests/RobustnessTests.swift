@@ -21,8 +21,8 @@ import Testing
         let bodies: [Data] = [
             Data(Self.deep.utf8), Data(Self.deepObject.utf8),
             Data(#"{"events":"#.utf8) + Data(Self.deep.utf8) + Data("}".utf8),
-            try Gzip.compress(Data(Self.deep.utf8)),
-            try Gzip.compress(Data(repeating: 0, count: 20 << 20), limit: 1 << 30),
+            Data(try Gzip.compress(Data(Self.deep.utf8))),
+            Data(try Gzip.compress(Data(repeating: 0, count: 20 << 20), limit: 1 << 30)),
             Data((0..<5000).map { _ in UInt8.random(in: 0...255) }),
         ]
         for body in bodies {

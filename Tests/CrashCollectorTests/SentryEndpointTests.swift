@@ -44,7 +44,7 @@ import Testing
         // Gzip-encoded, as the reporter sends it; the same id again.
         let again = try collector.request(
             "POST", "/api/42/envelope", headers: [Self.auth(Self.key), ("Content-Encoding", "gzip")],
-            body: try Gzip.compress(envelope))
+            body: Data(try Gzip.compress(envelope)))
         #expect(again.status == 200)
         #expect(collector.files(in: "events-sentry", suffix: ".json") == ["\(hex).json"])
         let stored = try Data(contentsOf: collector.dataDirectory.appendingPathComponent("events-sentry/\(hex).json"))

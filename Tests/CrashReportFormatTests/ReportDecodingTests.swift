@@ -53,7 +53,7 @@ struct ReportDecodingTests {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).crash")
         try ReportFixture.gzip(ReportFixture.valid()).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        #expect(try ReportDecoding.decode(file: url).reportID == ReportFixture.reportID)
+        #expect(try ReportDecoding.decode(file: url.path).reportID == ReportFixture.reportID)
     }
 
     @Test func jsonRendererOutputDecodesToTheSameReport() throws {
@@ -70,13 +70,30 @@ struct ReportDecodingTests {
         let crash = try #require(object["crash"] as? [String: Any])
         #expect(crash["message"] is NSNull)
         #expect(crash["unwind_error"] is NSNull)
-        #expect(JSONSchemaValidator(schema: ReportSchema.schema).validate(object) == [])
+        #expect(JSONSchemaValidator(schema: ReportSchema.schema).validate(json: Data(text.utf8)) == [])
         let topLevelKeys = text.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map {
             $0.split(separator: "\"")[1]
         }
         #expect(topLevelKeys == topLevelKeys.sorted())
         #expect(topLevelKeys.first == "app")
         #expect(text.contains("\"ip\" : \"0x55d0c3a01234\""))
+    }
+
+    /// The renderer's text is what `JSONEncoder` writes (pretty, sorted keys, `/` unescaped), byte
+    /// for byte, for strings that need escapes and for integers at the ends of their ranges.
+    @Test func jsonRendererWritesWhatJSONEncoderWrites() throws {
+        var report = try ReportDecoding.decode(json: try ReportFixture.json(ReportFixture.valid()))
+        report.crash.message = "Fatal error: \"quoted\" \\ back/slash\ttab\u{1}\u{7f} é ✓ 👍🏽 \u{2028}"
+        report.crash.unwindError = nil
+        report.images[1].size = UInt64.max
+        report.timestampMs = Int64.min
+        report.breadcrumbs.items[0].data["path"] = "/a/b?c=d&e=<f>"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var expected = try encoder.encode(report)
+        expected.append(0x0a)
+        let rendered = try JSONRenderer().data(for: report)
+        #expect(rendered == Array(expected), "\(String(decoding: rendered, as: UTF8.self))")
     }
 
     @Test func addressesParseStrictly() {
@@ -260,13 +277,15 @@ struct DamagedInputTests {
         let directory = FileManager.default.temporaryDirectory
         let missing = directory.appendingPathComponent("\(UUID().uuidString).crash")
         #expect(throws: ReportError.unreadable(path: missing.path, reason: "no such file or directory")) {
-            try ReportDecoding.decode(file: missing)
+            try ReportDecoding.decode(file: missing.path)
         }
-        #expect(throws: ReportError.notAFile(path: directory.path)) { try ReportDecoding.decode(file: directory) }
+        #expect(throws: ReportError.notAFile(path: directory.path)) {
+            try ReportDecoding.decode(file: directory.path)
+        }
         let empty = directory.appendingPathComponent("\(UUID().uuidString).crash")
         try Data().write(to: empty)
         defer { try? FileManager.default.removeItem(at: empty) }
-        #expect(throws: ReportError.empty) { try ReportDecoding.decode(file: empty) }
+        #expect(throws: ReportError.empty) { try ReportDecoding.decode(file: empty.path) }
     }
 
     @Test func everyErrorIsOneLine() {

@@ -18,11 +18,11 @@ struct ReportSchemaTests {
 
     @Test func embeddedCopyParses() throws {
         let schema = try JSONSchema(json: Data(ReportSchema.json.utf8))
-        #expect(JSONSchemaValidator(schema: schema).validate(ReportFixture.valid()).isEmpty)
+        #expect(try JSONSchemaValidator(schema: schema).validate(object: ReportFixture.valid()).isEmpty)
     }
 
-    @Test func schemaRejectsAnEmptyObject() {
-        let violations = JSONSchemaValidator(schema: ReportSchema.schema).validate([String: Any]())
+    @Test func schemaRejectsAnEmptyObject() throws {
+        let violations = try JSONSchemaValidator(schema: ReportSchema.schema).validate(object: [String: Any]())
         #expect(violations.count == 10)
         #expect(violations.allSatisfy { $0.keyword == "required" })
     }

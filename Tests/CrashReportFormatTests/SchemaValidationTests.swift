@@ -7,25 +7,25 @@ import Testing
 struct SchemaValidationTests {
     let validator = JSONSchemaValidator(schema: ReportSchema.schema)
 
-    func violations(setting pointer: String, to value: Any?) -> [SchemaViolation] {
-        validator.validate(ReportFixture.valid(setting: pointer, to: value))
+    func violations(setting pointer: String, to value: Any?) throws -> [SchemaViolation] {
+        try validator.validate(object: ReportFixture.valid(setting: pointer, to: value))
     }
 
-    @Test func fullReportIsValid() {
-        #expect(validator.validate(ReportFixture.valid()) == [])
+    @Test func fullReportIsValid() throws {
+        #expect(try validator.validate(object: ReportFixture.valid()) == [])
     }
 
-    @Test func nullableMembersTakeEitherType() {
-        #expect(violations(setting: "/crash/message", to: NSNull()) == [])
-        #expect(violations(setting: "/crash/unwind_error", to: "step_failed") == [])
+    @Test func nullableMembersTakeEitherType() throws {
+        #expect(try violations(setting: "/crash/message", to: NSNull()) == [])
+        #expect(try violations(setting: "/crash/unwind_error", to: "step_failed") == [])
     }
 
-    @Test func missingMember() {
+    @Test func missingMember() throws {
         #expect(
-            violations(setting: "/crash/message", to: nil) == [
+            try violations(setting: "/crash/message", to: nil) == [
                 SchemaViolation(path: "/crash/message", keyword: "required", message: "missing member \"message\"")
             ])
-        #expect(violations(setting: "/images/1/build_id", to: nil).map(\.path) == ["/images/1/build_id"])
+        #expect(try violations(setting: "/images/1/build_id", to: nil).map(\.path) == ["/images/1/build_id"])
     }
 
     /// The values are JSON text, parsed the way a report is.
@@ -39,14 +39,14 @@ struct SchemaValidationTests {
     ])
     func wrongType(pointer: String, json: String, message: String) throws {
         let value = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
-        let found = violations(setting: pointer, to: value)
+        let found = try violations(setting: pointer, to: value)
         #expect(found.map(\.keyword) == ["type"])
         #expect(found.first?.path == pointer)
         #expect(found.first?.message == message)
     }
 
-    @Test func integralDoubleIsAnInteger() {
-        #expect(violations(setting: "/uptime_ms", to: 42.0) == [])
+    @Test func integralDoubleIsAnInteger() throws {
+        #expect(try violations(setting: "/uptime_ms", to: 42.0) == [])
     }
 
     @Test(arguments: [
@@ -61,19 +61,19 @@ struct SchemaValidationTests {
         ("/crash/registers/rip", "rip"),
         ("/images/0/build_id", "abc"),  // odd number of digits
     ])
-    func badPattern(pointer: String, value: String) {
-        let found = violations(setting: pointer, to: value)
+    func badPattern(pointer: String, value: String) throws {
+        let found = try violations(setting: pointer, to: value)
         #expect(found.map(\.keyword) == ["pattern"])
         #expect(found.first?.path == pointer)
     }
 
-    @Test func patternIsNotFooledByATrailingNewline() {
-        #expect(violations(setting: "/crash/signal/address", to: "0x10\n").map(\.keyword) == ["pattern"])
+    @Test func patternIsNotFooledByATrailingNewline() throws {
+        #expect(try violations(setting: "/crash/signal/address", to: "0x10\n").map(\.keyword) == ["pattern"])
     }
 
-    @Test func extraMember() {
+    @Test func extraMember() throws {
         #expect(
-            violations(setting: "/app/user", to: "alice") == [
+            try violations(setting: "/app/user", to: "alice") == [
                 SchemaViolation(
                     path: "/app/user", keyword: "additionalProperties", message: "unexpected member \"user\"")
             ])
@@ -82,101 +82,101 @@ struct SchemaValidationTests {
         var os = report["os"] as! [String: Any]
         os["a~b/c"] = "x"
         report["os"] = os
-        #expect(validator.validate(report).map(\.path) == ["/os/a~0b~1c"])
-        #expect(violations(setting: "/hostname", to: "box").map(\.keyword) == ["additionalProperties"])
+        #expect(try validator.validate(object: report).map(\.path) == ["/os/a~0b~1c"])
+        #expect(try violations(setting: "/hostname", to: "box").map(\.keyword) == ["additionalProperties"])
     }
 
-    @Test func tooLongString() {
-        #expect(violations(setting: "/crash/thread/name", to: String(repeating: "t", count: 15)) == [])
-        let found = violations(setting: "/crash/thread/name", to: String(repeating: "t", count: 16))
+    @Test func tooLongString() throws {
+        #expect(try violations(setting: "/crash/thread/name", to: String(repeating: "t", count: 15)) == [])
+        let found = try violations(setting: "/crash/thread/name", to: String(repeating: "t", count: 16))
         #expect(found.map(\.keyword) == ["maxLength"])
         #expect(found.first?.path == "/crash/thread/name")
     }
 
-    @Test func lengthCountsCodePoints() {
+    @Test func lengthCountsCodePoints() throws {
         // 15 two-byte characters fit; 8 thumbs with a skin tone are 8 characters but 16 code points.
-        #expect(violations(setting: "/crash/thread/name", to: String(repeating: "é", count: 15)) == [])
-        let found = violations(setting: "/crash/thread/name", to: String(repeating: "👍🏽", count: 8))
+        #expect(try violations(setting: "/crash/thread/name", to: String(repeating: "é", count: 15)) == [])
+        let found = try violations(setting: "/crash/thread/name", to: String(repeating: "👍🏽", count: 8))
         #expect(found.map(\.keyword) == ["maxLength"])
     }
 
-    @Test func tooShortString() {
-        #expect(violations(setting: "/crash/signal/code_name", to: "").map(\.keyword) == ["minLength"])
+    @Test func tooShortString() throws {
+        #expect(try violations(setting: "/crash/signal/code_name", to: "").map(\.keyword) == ["minLength"])
     }
 
-    @Test func badEnum() {
-        let found = violations(setting: "/crash/frames/0/trust", to: "guess")
+    @Test func badEnum() throws {
+        let found = try violations(setting: "/crash/frames/0/trust", to: "guess")
         #expect(found.map(\.keyword) == ["enum"])
         #expect(found.first?.path == "/crash/frames/0/trust")
         #expect(found.first?.message == "\"guess\" is not one of \"context\", \"cfi\"")
-        #expect(violations(setting: "/breadcrumbs/items/0/level", to: "critical").map(\.keyword) == ["enum"])
+        #expect(try violations(setting: "/breadcrumbs/items/0/level", to: "critical").map(\.keyword) == ["enum"])
     }
 
-    @Test func badConst() {
-        #expect(violations(setting: "/schema_version", to: 2).map(\.keyword) == ["const"])
-        #expect(violations(setting: "/schema_version", to: 1.0) == [])
+    @Test func badConst() throws {
+        #expect(try violations(setting: "/schema_version", to: 2).map(\.keyword) == ["const"])
+        #expect(try violations(setting: "/schema_version", to: 1.0) == [])
     }
 
-    @Test func numericBounds() {
-        #expect(violations(setting: "/crash/thread/id", to: 0).map(\.keyword) == ["minimum"])
-        #expect(violations(setting: "/crash/signal/number", to: 65).map(\.keyword) == ["maximum"])
-        #expect(violations(setting: "/crash/signal/number", to: 64) == [])
-        #expect(violations(setting: "/crash/frames/2/image", to: -2).map(\.keyword) == ["minimum"])
-        #expect(violations(setting: "/timestamp_ms", to: -1).map(\.keyword) == ["minimum"])
+    @Test func numericBounds() throws {
+        #expect(try violations(setting: "/crash/thread/id", to: 0).map(\.keyword) == ["minimum"])
+        #expect(try violations(setting: "/crash/signal/number", to: 65).map(\.keyword) == ["maximum"])
+        #expect(try violations(setting: "/crash/signal/number", to: 64) == [])
+        #expect(try violations(setting: "/crash/frames/2/image", to: -2).map(\.keyword) == ["minimum"])
+        #expect(try violations(setting: "/timestamp_ms", to: -1).map(\.keyword) == ["minimum"])
     }
 
-    @Test func itemCounts() {
+    @Test func itemCounts() throws {
         let frame: [String: Any] = ["ip": "0x1", "sp": "0x2", "trust": "cfi", "image": -1]
-        #expect(violations(setting: "/crash/frames", to: Array(repeating: frame, count: 256)) == [])
-        let found = violations(setting: "/crash/frames", to: Array(repeating: frame, count: 257))
+        #expect(try violations(setting: "/crash/frames", to: Array(repeating: frame, count: 256)) == [])
+        let found = try violations(setting: "/crash/frames", to: Array(repeating: frame, count: 257))
         #expect(found.map(\.keyword) == ["maxItems"])
         #expect(found.first?.path == "/crash/frames")
     }
 
-    @Test func itemsAreCheckedEach() {
-        let found = violations(setting: "/crash/frames/1/sp", to: 7)
+    @Test func itemsAreCheckedEach() throws {
+        let found = try violations(setting: "/crash/frames/1/sp", to: 7)
         #expect(found.map(\.path) == ["/crash/frames/1/sp"])
     }
 
-    @Test func memberCounts() {
-        #expect(violations(setting: "/crash/registers", to: [String: Any]()).map(\.keyword) == ["minProperties"])
+    @Test func memberCounts() throws {
+        #expect(try violations(setting: "/crash/registers", to: [String: Any]()).map(\.keyword) == ["minProperties"])
         let five = ["a": "1", "b": "2", "c": "3", "d": "4", "e": "5"]
-        #expect(violations(setting: "/breadcrumbs/items/0/data", to: five).map(\.keyword) == ["maxProperties"])
+        #expect(try violations(setting: "/breadcrumbs/items/0/data", to: five).map(\.keyword) == ["maxProperties"])
     }
 
-    @Test func memberNames() {
+    @Test func memberNames() throws {
         let longKey = String(repeating: "k", count: 32)
-        let found = violations(setting: "/breadcrumbs/items/0/data", to: [longKey: "v"])
+        let found = try violations(setting: "/breadcrumbs/items/0/data", to: [longKey: "v"])
         #expect(found.map(\.keyword) == ["propertyNames"])
         #expect(found.first?.path == "/breadcrumbs/items/0/data/" + longKey)
     }
 
-    @Test func additionalPropertiesSchemaApplies() {
-        #expect(violations(setting: "/crash/registers/x31", to: "0x1") == [])
+    @Test func additionalPropertiesSchemaApplies() throws {
+        #expect(try violations(setting: "/crash/registers/x31", to: "0x1") == [])
         // A number is not an address; `pattern` only applies to strings, so it is one violation.
-        #expect(violations(setting: "/crash/registers/x31", to: 1).map(\.keyword) == ["type"])
+        #expect(try violations(setting: "/crash/registers/x31", to: 1).map(\.keyword) == ["type"])
         let value = String(repeating: "v", count: 96)
-        #expect(violations(setting: "/breadcrumbs/items/0/data/items", to: value).map(\.keyword) == ["maxLength"])
+        #expect(try violations(setting: "/breadcrumbs/items/0/data/items", to: value).map(\.keyword) == ["maxLength"])
     }
 
-    @Test func everyViolationIsReportedInDocumentOrder() {
+    @Test func everyViolationIsReportedInDocumentOrder() throws {
         var report = ReportFixture.valid(setting: "/uptime_ms", to: "soon")
         report["report_id"] = "x"
         report["zzz"] = true
-        let found = validator.validate(report)
+        let found = try validator.validate(object: report)
         #expect(found.map(\.path) == ["/report_id", "/uptime_ms", "/zzz"])
         #expect(found.map(\.keyword) == ["pattern", "type", "additionalProperties"])
     }
 
-    @Test func violationsAreCapped() {
+    @Test func violationsAreCapped() throws {
         let frames = Array(repeating: ["ip": 1, "sp": 2, "trust": "x", "image": "y"] as [String: Any], count: 200)
         let capped = JSONSchemaValidator(schema: ReportSchema.schema, maximumViolations: 10)
-        #expect(capped.validate(ReportFixture.valid(setting: "/crash/frames", to: frames)).count == 10)
+        #expect(try capped.validate(object: ReportFixture.valid(setting: "/crash/frames", to: frames)).count == 10)
     }
 
-    @Test func rootMustBeAnObject() {
-        #expect(validator.validate([1, 2]).map(\.description) == ["(root): expected object, found array"])
-        #expect(validator.validate(Date()).map(\.keyword) == ["type"])
+    @Test func rootMustBeAnObject() throws {
+        #expect(try validator.validate(object: [1, 2]).map(\.description) == ["(root): expected object, found array"])
+        #expect(validator.validate(json: Array(#"{"schema_version": "#.utf8)).map(\.keyword) == ["type"])
     }
 
     @Test func schemaParsingRefusesWhatItCannotCheck() throws {
@@ -192,8 +192,8 @@ struct SchemaValidationTests {
     @Test func booleanSchemas() throws {
         let nothing = JSONSchemaValidator(schema: try JSONSchema(json: Data("false".utf8)))
         let anything = JSONSchemaValidator(schema: try JSONSchema(json: Data("true".utf8)))
-        #expect(nothing.validate(1).map(\.keyword) == ["false"])
-        #expect(anything.validate(["x": [1, NSNull()]]) == [])
+        #expect(try nothing.validate(object: 1).map(\.keyword) == ["false"])
+        #expect(try anything.validate(object: ["x": [1, NSNull()]]) == [])
     }
 
     @Test func referencesResolveRecursively() throws {
@@ -204,7 +204,16 @@ struct SchemaValidationTests {
                   "properties": {"v": {"type": "integer"}, "next": {"$ref": "#/$defs/node"}}}}}
                 """#.utf8))
         let validator = JSONSchemaValidator(schema: schema)
-        #expect(validator.validate(["v": 1, "next": ["v": 2, "next": ["v": 3]]]) == [])
-        #expect(validator.validate(["v": 1, "next": ["v": 2, "next": ["v": "3"]]]).map(\.path) == ["/next/next/v"])
+        #expect(try validator.validate(object: ["v": 1, "next": ["v": 2, "next": ["v": 3]]]) == [])
+        #expect(
+            try validator.validate(object: ["v": 1, "next": ["v": 2, "next": ["v": "3"]]]).map(\.path) == [
+                "/next/next/v"
+            ])
+        // A definition's name is a JSON Pointer token: `~1` in the reference is a `/` in the name.
+        let escaped = JSONSchemaValidator(
+            schema: try JSONSchema(
+                json: Data(##"{"$ref": "#/$defs/a~1b~0", "$defs": {"a/b~": {"type": "integer"}}}"##.utf8)))
+        #expect(escaped.validate(json: Data("7".utf8)) == [])
+        #expect(escaped.validate(json: Data(#""7""#.utf8)).map(\.keyword) == ["type"])
     }
 }

@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Foundation
 import TestSupport
 import Testing
@@ -7,7 +8,7 @@ import Testing
 
 @Suite("Sentry envelope")
 struct SentryEnvelopeTests {
-    static let sentAt = Date(timeIntervalSince1970: 1_795_958_406)
+    static let sentAt = Timestamp(seconds: 1_795_958_406)
 
     static func report() throws -> CrashReport {
         try ReportDecoding.decode(json: try ReportFixture.json(ReportFixture.valid()))
@@ -28,9 +29,10 @@ struct SentryEnvelopeTests {
     static func envelope(symbols: [Int: [FrameSymbol]] = symbols, report: CrashReport? = nil) throws -> (
         data: Data, header: [String: Any], itemHeader: [String: Any], event: [String: Any]
     ) {
-        let data = try SentryEnvelope.make(
-            report: report ?? Self.report(), symbols: symbols, release: "shop@2.1.0", environment: "staging",
-            sdkName: "swift-crash-reporter", sdkVersion: "0.1.0", sentAt: sentAt)
+        let data = Data(
+            try SentryEnvelope.make(
+                report: report ?? Self.report(), symbols: symbols, release: "shop@2.1.0", environment: "staging",
+                sdkName: "swift-crash-reporter", sdkVersion: "0.1.0", sentAt: sentAt))
         // header, item header, payload, and the final newline (the collector's parser reads the
         // general form; these tests only need the one shape the builder writes)
         let lines = data.split(separator: 0x0a, omittingEmptySubsequences: false)
@@ -205,15 +207,28 @@ struct SentryDSNTests {
         let dsn = try SentryDSN("https://abc123@o42.ingest.sentry.io/4501")
         #expect(dsn.publicKey == "abc123")
         #expect(dsn.projectID == "4501")
-        #expect(dsn.envelopeURL.absoluteString == "https://o42.ingest.sentry.io/api/4501/envelope/")
+        #expect(dsn.envelopeURL == "https://o42.ingest.sentry.io/api/4501/envelope/")
         #expect(
             dsn.authHeader(sdkName: "swift-crash-reporter", sdkVersion: "0.1.0")
                 == "Sentry sentry_version=7, sentry_key=abc123, sentry_client=swift-crash-reporter/0.1.0")
         #expect(!dsn.description.contains("abc123"))
 
         let local = try SentryDSN("http://key:secret@127.0.0.1:9000/sentry/relay/7")
-        #expect(local.envelopeURL.absoluteString == "http://127.0.0.1:9000/sentry/relay/api/7/envelope/")
+        #expect(local.envelopeURL == "http://127.0.0.1:9000/sentry/relay/api/7/envelope/")
         #expect(local.publicKey == "key")
+    }
+
+    @Test("IPv6 hosts, upper-case schemes, whitespace, queries and fragments")
+    func lessCommonForms() throws {
+        let v6 = try SentryDSN(" HTTP://k@[::1]:8000/3?x=1#f\n")
+        #expect(v6.scheme == "http")
+        #expect(v6.host == "[::1]")
+        #expect(v6.port == 8000)
+        #expect(v6.envelopeURL == "http://[::1]:8000/api/3/envelope/")
+        #expect(v6.description == "http://[::1]:8000/3")
+        let noPort = try SentryDSN("https://k@sentry.example:/42")
+        #expect(noPort.port == nil)
+        #expect(noPort.envelopeURL == "https://sentry.example/api/42/envelope/")
     }
 
     @Test(
@@ -226,8 +241,41 @@ struct SentryDSNTests {
             ("https://abc@host/project", .invalidProjectID("project")),
             ("not a dsn", .notAURL),
             ("https:///1", .missingHost),
+            ("https:1", .missingHost),
+            ("https://k@@host/1", .notAURL),
+            ("https://k@host:99999/1", .notAURL),
+            ("https://k@host:8o/1", .notAURL),
+            ("https://k@[::1/1", .notAURL),
+            ("https://k@hôst/1", .notAURL),
+            ("1https://k@host/1", .notAURL),
+            ("", .notAURL),
         ])
     func invalid(dsn: String, error: SentryDSN.ParseError) {
         #expect(throws: error) { try SentryDSN(dsn) }
+    }
+}
+
+@Suite("Sentry rate limits")
+struct SentryRateLimitsTests {
+    @Test("the longest limit for errors, the default category or every category")
+    func eventWait() {
+        #expect(SentryRateLimits("60:error:organization").eventWait == 60)
+        #expect(SentryRateLimits("60::organization").eventWait == 60, "all categories")
+        #expect(SentryRateLimits("60:default:key").eventWait == 60)
+        #expect(SentryRateLimits("60:transaction:key").eventWait == nil)
+        #expect(SentryRateLimits("60:transaction;error:key").eventWait == 60)
+        #expect(SentryRateLimits("30:error:project, 90::organization:quota_exceeded").eventWait == 90)
+        #expect(SentryRateLimits("120:transaction:key,\t45:error:project").eventWait == 45)
+        #expect(SentryRateLimits("2.5").eventWait == 2.5, "no categories: every category")
+    }
+
+    @Test("unreadable entries are left out")
+    func unreadable() {
+        #expect(SentryRateLimits("").limits == [])
+        #expect(SentryRateLimits("soon:error:key, -5:error:key, inf::key, nan::key").eventWait == nil)
+        #expect(
+            SentryRateLimits("x:error:key, 7:error;default:key").limits == [
+                SentryRateLimits.Limit(seconds: 7, categories: ["error", "default"])
+            ])
     }
 }

@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Foundation
 @_spi(Internal) import Runtime
 import Testing
@@ -159,7 +160,7 @@ enum SelfReport {
     /// itself has mapped for reading for loaded images.)
     static func image(containing address: UInt64) -> CrashReport.Image? {
         // Read to the end: /proc files have no size, and a whole-file read may stop early.
-        guard let data = try? ReportFile.read(path: "/proc/self/maps", limit: 64 << 20) else { return nil }
+        guard let data = try? FileSystem.read("/proc/self/maps", limit: 64 << 20) else { return nil }
         let maps = String(decoding: data, as: UTF8.self)
         struct Mapping {
             var start: UInt64, end: UInt64, executable: Bool, offset: UInt64, path: String

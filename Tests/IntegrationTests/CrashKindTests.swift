@@ -69,7 +69,7 @@ struct CrashKindTests {
         try #require(reports.count == 1, "expected exactly one report, found \(reports.count)")
 
         // It decodes and validates against docs/report.schema.json.
-        let model = try ReportDecoding.decode(file: reports[0])
+        let model = try ReportDecoding.decode(file: reports[0].path)
         let report = try ReportFile(reports[0])
         #expect(reports[0].lastPathComponent == "\(model.reportID).crash")
 

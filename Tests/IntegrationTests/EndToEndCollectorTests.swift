@@ -123,7 +123,7 @@ struct EndToEndCollectorTests {
 
         // Frames oldest first: the distinct addresses are the report's frames reversed (a frame
         // with inlined calls is several Sentry frames with one address), with function names.
-        let report = try ReportDecoding.decode(file: sandbox.state.appendingPathComponent("delivered/\(id).crash"))
+        let report = try ReportDecoding.decode(file: sandbox.state.appendingPathComponent("delivered/\(id).crash").path)
         let frames = try #require((exception["stacktrace"] as? [String: Any])?["frames"] as? [[String: Any]])
         var addresses: [UInt64] = []
         for frame in frames {

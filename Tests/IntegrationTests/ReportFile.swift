@@ -8,7 +8,7 @@ struct ReportFile {
     let json: [String: Any]
 
     init(_ url: URL) throws {
-        let data = try Gzip.decompress(Data(contentsOf: url))
+        let data = Data(try Gzip.decompress(Data(contentsOf: url)))
         text = String(decoding: data, as: UTF8.self)
         json = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }

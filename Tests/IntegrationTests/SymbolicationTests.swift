@@ -39,7 +39,7 @@ struct SymbolicationIntegrationTests {
         defer { sandbox.remove() }
         _ = try await crash(sandbox, expected.kind)
         let file = try #require(sandbox.reports.first)
-        let report = try ReportDecoding.decode(file: file)
+        let report = try ReportDecoding.decode(file: file.path)
 
         let result = Symbolicator(homeDirectory: sandbox.home.path).symbolication(of: report)
         let main = try #require(report.images.firstIndex { $0.main })
@@ -71,7 +71,7 @@ struct SymbolicationIntegrationTests {
         let sandbox = try CrashSandbox(binary: Binaries.crashTest(build: "debug"))
         defer { sandbox.remove() }
         _ = try await crash(sandbox, "fatal-error")
-        let report = try ReportDecoding.decode(file: try #require(sandbox.reports.first))
+        let report = try ReportDecoding.decode(file: try #require(sandbox.reports.first).path)
 
         // Another ELF file (another build id) replaces the binary.
         let other = try #require(["/usr/bin/env", "/bin/true"].first { FileManager.default.fileExists(atPath: $0) })
@@ -101,14 +101,14 @@ struct SymbolicationIntegrationTests {
         defer { sandbox.remove() }
         let symbolicator = Symbolicator(homeDirectory: sandbox.home.path)
         _ = try await crash(sandbox, "force-unwrap")
-        let debugReport = try ReportDecoding.decode(file: try #require(sandbox.reports.first))
+        let debugReport = try ReportDecoding.decode(file: try #require(sandbox.reports.first).path)
         #expect(symbolicator.symbolication(of: debugReport).runtimeFailure == nil)
         for file in sandbox.reports { try FileManager.default.removeItem(at: file) }
 
         try FileManager.default.removeItem(at: sandbox.binary)
         try FileManager.default.copyItem(at: Binaries.releaseCrashTest, to: sandbox.binary)
         _ = try await crash(sandbox, "force-unwrap")
-        let releaseReport = try ReportDecoding.decode(file: try #require(sandbox.reports.first))
+        let releaseReport = try ReportDecoding.decode(file: try #require(sandbox.reports.first).path)
         let result = symbolicator.symbolication(of: releaseReport)
         #expect(
             result.runtimeFailure
@@ -123,11 +123,12 @@ struct SymbolicationIntegrationTests {
         let sandbox = try CrashSandbox(binary: Binaries.crashTest(build: build))
         defer { sandbox.remove() }
         _ = try await crash(sandbox, "overflow")
-        let report = try ReportDecoding.decode(file: try #require(sandbox.reports.first))
+        let report = try ReportDecoding.decode(file: try #require(sandbox.reports.first).path)
         let symbols = Symbolicator(homeDirectory: sandbox.home.path).symbolicate(report)
-        let data = try SentryEnvelope.make(
-            report: report, symbols: symbols, release: nil, environment: nil, sdkName: "swift-crash-reporter",
-            sdkVersion: "0.0.0")
+        let data = Data(
+            try SentryEnvelope.make(
+                report: report, symbols: symbols, release: nil, environment: nil, sdkName: "swift-crash-reporter",
+                sdkVersion: "0.0.0"))
         let envelope = try SentryEnvelopeParser.parse(data)
         let item = try #require(envelope.items.first)
         let event = try #require(try JSONSerialization.jsonObject(with: item.payload) as? [String: Any])

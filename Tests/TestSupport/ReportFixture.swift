@@ -92,11 +92,20 @@ public enum ReportFixture {
         preconditionFailure("no container at \(token)")
     }
 
+    /// The JSON text of a `JSONSerialization` value (a top-level scalar too).
     public static func json(_ object: Any) throws -> Data {
-        try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
     }
 
     public static func gzip(_ object: Any) throws -> Data {
-        try Gzip.compress(try json(object))
+        Data(try Gzip.compress(try json(object)))
+    }
+}
+
+extension JSONSchemaValidator {
+    /// Validates a `JSONSerialization` value (``ReportFixture/valid()`` and its variants) as the
+    /// JSON text it is written as.
+    public func validate(object: Any) throws -> [SchemaViolation] {
+        validate(json: try ReportFixture.json(object))
     }
 }

@@ -18,7 +18,7 @@ enum Fixtures {
     static func variant(id: String = UUID().uuidString.lowercased(), app: String? = nil, version: String? = nil) throws
         -> (id: String, data: Data)
     {
-        let json = try Gzip.decompress(segfault)
+        let json = Data(try Gzip.decompress(segfault))
         guard var object = try JSONSerialization.jsonObject(with: json) as? [String: Any],
             var appObject = object["app"] as? [String: Any]
         else { throw TestError("fixture is not a report object") }
@@ -26,7 +26,7 @@ enum Fixtures {
         if let app { appObject["name"] = app }
         if let version { appObject["version"] = version }
         object["app"] = appObject
-        let data = try Gzip.compress(JSONSerialization.data(withJSONObject: object))
+        let data = Data(try Gzip.compress(JSONSerialization.data(withJSONObject: object)))
         _ = try ReportDecoding.decode(gzipData: data)  // still a valid report
         return (id, data)
     }
