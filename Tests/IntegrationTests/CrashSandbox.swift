@@ -58,6 +58,10 @@ struct CrashSandbox {
             "SWIFT_BACKTRACE": "enable=no",
             "PLANTED_SECRET": Self.plantedEnvironmentValue,
         ]
+        // A sanitizer build's children need the run's options (scripts/sanitizers.sh).
+        for name in ["ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS"] {
+            if let value = ProcessInfo.processInfo.environment[name] { env[name] = value }
+        }
         env.merge(extra) { $1 }
         return env
     }

@@ -18,7 +18,11 @@ struct HandlerBehaviourTests {
         }
     }
 
-    @Test("Swift's own backtracer still prints its backtrace, and the report is written too")
+    // Swift's backtracer copies the crashed thread's stack with memcpy, which AddressSanitizer
+    // reports as an overflow of the stack it reads; the sanitizer run leaves this test out.
+    @Test(
+        "Swift's own backtracer still prints its backtrace, and the report is written too",
+        .disabled(if: ProcessInfo.processInfo.environment["CRASH_REPORTER_SANITIZER"] == "address"))
     func swiftBacktracerStillRuns() async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
