@@ -1,5 +1,5 @@
+import CrashReporterSupport
 import Foundation
-import Synchronization
 
 /// The collector's state and its request handling, independent of sockets: the server hands it
 /// whole requests and writes back what it returns.
@@ -11,7 +11,7 @@ final class Collector: Sendable {
     let sentryEvents: SentryEventStore
     let events: EventStore
     let faults: FaultInjection
-    let limiters: Mutex<(perKey: RateLimiter, perInstall: RateLimiter)>
+    let limiters: Lock<(perKey: RateLimiter, perInstall: RateLimiter)>
     /// The clock, in Unix seconds (replaceable in tests).
     let now: @Sendable () -> Double
 
@@ -25,7 +25,7 @@ final class Collector: Sendable {
         sentryEvents = try SentryEventStore(dataDirectory: configuration.dataDirectory)
         events = try EventStore(dataDirectory: configuration.dataDirectory)
         faults = FaultInjection(configuration.failNext)
-        limiters = Mutex(
+        limiters = Lock(
             (
                 RateLimiter(perMinute: configuration.eventsPerMinutePerKey),
                 RateLimiter(perMinute: configuration.eventsPerMinutePerInstall)

@@ -1,6 +1,6 @@
 import CrashReportFormat
+import CrashReporterSupport
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +11,7 @@ import Synchronization
 /// `ReportStore`, which is the client's pending/delivered/rejected folders.)
 final class CollectorReportStore: Sendable {
     let directory: String
-    private let summaries = Mutex<[String: ReportSummary]>([:])
+    private let summaries = Lock<[String: ReportSummary]>([:])
 
     enum StoreResult: Equatable {
         case stored(String)

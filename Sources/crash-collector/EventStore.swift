@@ -1,5 +1,5 @@
+import CrashReporterSupport
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +10,7 @@ import Synchronization
 /// (for deduplication) and the counts by name; a torn last line (a crash mid-append) is cut off.
 final class EventStore: Sendable {
     let path: String
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     private struct State {
         var fd: Int32
@@ -45,7 +45,7 @@ final class EventStore: Sendable {
         }
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw SystemError(call: "open", path: path, code: errno) }
-        state = Mutex(State(fd: fd, ids: ids, counts: counts))
+        state = Lock(State(fd: fd, ids: ids, counts: counts))
     }
 
     deinit {
@@ -56,7 +56,7 @@ final class EventStore: Sendable {
     /// write. Returns how many were new.
     @discardableResult
     func append(_ events: [EventValidation.Accepted], receivedAt: String) throws(SystemError) -> Int {
-        try state.withLock { (state) throws(SystemError) -> Int in
+        let outcome = state.withLock { state -> Result<Int, SystemError> in
             var lines = Data()
             var newIDs: [String] = []
             var seen = Set<String>()
@@ -65,13 +65,18 @@ final class EventStore: Sendable {
                 lines.append(0x0a)
                 newIDs.append(event.eventID)
             }
-            guard !newIDs.isEmpty else { return 0 }
-            try DurableFile.append(lines, fd: state.fd, path: path)
+            guard !newIDs.isEmpty else { return .success(0) }
+            do throws(SystemError) {
+                try DurableFile.append(lines, fd: state.fd, path: path)
+            } catch {
+                return .failure(error)
+            }
             for event in events where newIDs.contains(event.eventID) && state.ids.insert(event.eventID).inserted {
                 state.counts[event.name, default: 0] += 1
             }
-            return newIDs.count
+            return .success(newIDs.count)
         }
+        return try outcome.get()
     }
 
     /// Stored events by name.

@@ -1,10 +1,10 @@
+import CrashReporterSupport
 import Foundation
-import Synchronization
 
 /// Sentry events as `DATA/events-sentry/<event_id>.json`, one file per event id.
 final class SentryEventStore: Sendable {
     let directory: String
-    private let count = Mutex(0)
+    private let count = Lock(0)
 
     init(dataDirectory: String) throws(SystemError) {
         directory = dataDirectory + "/events-sentry"
