@@ -32,7 +32,7 @@ final class CollectorReportStore: Sendable {
         var cached: [String: ReportSummary] = [:]
         if let data = FileManager.default.contents(atPath: indexPath) {
             for line in data.split(separator: 0x0a) {
-                if let json = JSON.parse(Data(line)), let summary = ReportSummary(json: json) {
+                if let json = try? JSON.parse(line), let summary = ReportSummary(json: json) {
                     cached[summary.id] = summary
                 }
             }
@@ -70,10 +70,9 @@ final class CollectorReportStore: Sendable {
     }
 
     private func appendToIndex(_ summary: ReportSummary) {
-        var line = summary.json.data()
-        line.append(0x0a)
+        let line = JSON.serialize(summary.json) + [0x0a]
         do {
-            try DurableFile.writeAll(indexFD, line, path: indexPath)
+            try DurableFile.writeAll(indexFD, Data(line), path: indexPath)
         } catch {
             Log.warning("cannot update the report index: \(error)")
         }

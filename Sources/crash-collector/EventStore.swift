@@ -28,7 +28,7 @@ final class EventStore: Sendable {
             var kept = 0
             var start = data.startIndex
             while let newline = data[start...].firstIndex(of: 0x0a) {
-                if let record = JSON.parse(data[start..<newline]),
+                if let record = try? JSON.parse(data[start..<newline]),
                     case .string(let id)? = record["event_id"], case .string(let name)? = record["name"]
                 {
                     if ids.insert(id).inserted { counts[name, default: 0] += 1 }
@@ -61,7 +61,7 @@ final class EventStore: Sendable {
             var newIDs: [String] = []
             var seen = Set<String>()
             for event in events where !state.ids.contains(event.eventID) && seen.insert(event.eventID).inserted {
-                lines.append(event.record(receivedAt: receivedAt).data())
+                lines.append(contentsOf: JSON.serialize(event.record(receivedAt: receivedAt)))
                 lines.append(0x0a)
                 newIDs.append(event.eventID)
             }

@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Foundation
 
 /// The events API's rules for one event (docs/events-api.md §3 and §4.2), as a pure function.
@@ -41,14 +42,14 @@ enum EventValidation {
         /// What the client sent, or the receive time when that was out of range.
         var occurredAt: String
         var clamped: Bool
-        var properties: [String: JSON]
+        var properties: [String: JSONValue]
         /// Only the known keys with valid values.
-        var context: [String: JSON]
+        var context: [String: JSONValue]
 
-        func record(receivedAt: String) -> JSON {
-            var object: [String: JSON] = [
+        func record(receivedAt: String) -> JSONValue {
+            var object: [String: JSONValue] = [
                 "event_id": .string(eventID), "name": .string(name), "anonymous_id": .string(anonymousID),
-                "user_id": JSON(userID), "occurred_at": .string(occurredAt), "received_at": .string(receivedAt),
+                "user_id": JSONValue(userID), "occurred_at": .string(occurredAt), "received_at": .string(receivedAt),
                 "properties": .object(properties), "context": .object(context),
             ]
             if clamped { object["clamped"] = true }
@@ -57,7 +58,7 @@ enum EventValidation {
     }
 
     /// Checks one event in the order of the rejection table; `now` is the receive time.
-    static func validate(_ event: JSON, now: Double) -> Result<Accepted, Rejection> {
+    static func validate(_ event: JSONValue, now: Double) -> Result<Accepted, Rejection> {
         guard case .object(let members) = event else {
             return .failure(Rejection(code: .invalidEvent, message: "Each item in events must be a JSON object"))
         }
@@ -93,7 +94,7 @@ enum EventValidation {
                     message: "occurred_at must be an ISO 8601 date-time with a time zone, e.g. 2026-10-23T12:00:00.123Z"
                 ))
         }
-        var properties: [String: JSON] = [:]
+        var properties: [String: JSONValue] = [:]
         switch members["properties"] {
         case nil, .null?:
             break
@@ -125,10 +126,10 @@ enum EventValidation {
         default:
             return .failure(Rejection(code: .invalidProperties, message: "properties must be a flat JSON object"))
         }
-        guard event.data().count <= maxEventBytes else {
+        guard JSON.serialize(event).count <= maxEventBytes else {
             return .failure(Rejection(code: .eventTooLarge, message: "An event is at most 8 KB serialized"))
         }
-        var context: [String: JSON] = [:]
+        var context: [String: JSONValue] = [:]
         if case .object(let object)? = members["context"] {
             for (key, value) in object where contextKeys.contains(key) {
                 if case .string(let text) = value, text.count <= maxContextValueLength { context[key] = value }

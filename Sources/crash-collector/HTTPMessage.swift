@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Foundation
 
 /// Header fields in arrival order; names compare case-insensitively (RFC 9110 §5.1).
@@ -118,9 +119,10 @@ struct HTTPResponse: Sendable, Equatable {
     }
 
     /// A JSON body from a JSON value.
-    static func json(_ status: Int, _ value: JSON, headers: [(String, String)] = []) -> HTTPResponse {
+    static func json(_ status: Int, _ value: JSONValue, headers: [(String, String)] = []) -> HTTPResponse {
         HTTPResponse(
-            status: status, headers: [("Content-Type", "application/json")] + headers, body: value.data())
+            status: status, headers: [("Content-Type", "application/json")] + headers,
+            body: Data(JSON.serialize(value)))
     }
 
     /// The status line, headers and body as sent on the wire.

@@ -1,4 +1,5 @@
 import CrashReportFormat
+import CrashReporterSupport
 import Foundation
 
 /// The plain transport: `POST /api/reports` with the report file as written, and the views of
@@ -49,11 +50,12 @@ extension Collector {
 
     /// `GET /api/groups`: crash groups, the most frequent first.
     func listGroups() -> HTTPResponse {
-        let groups = CrashGroup.groups(of: reports.all()).map { group -> JSON in
+        let groups = CrashGroup.groups(of: reports.all()).map { group -> JSONValue in
             [
-                "signature": .string(group.signature), "count": JSON(group.count),
-                "first_seen": JSON(group.firstSeen?.time), "last_seen": JSON(group.lastSeen?.time),
-                "apps": .array(group.apps.map(JSON.string)), "versions": .array(group.versions.map(JSON.string)),
+                "signature": .string(group.signature), "count": JSONValue(group.count),
+                "first_seen": JSONValue(group.firstSeen?.time), "last_seen": JSONValue(group.lastSeen?.time),
+                "apps": .array(group.apps.map(JSONValue.string)),
+                "versions": .array(group.versions.map(JSONValue.string)),
                 "reports": .array(group.reports.map { .string($0.id) }),
             ]
         }

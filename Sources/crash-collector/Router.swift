@@ -1,4 +1,5 @@
 import CrashReportFormat
+import CrashReporterSupport
 import Foundation
 
 extension Collector {
@@ -62,6 +63,6 @@ extension Collector {
             plan.retryAfter = configuration.retryAfterSeconds
         }
         faults.set(plan.count > 0 ? plan : nil)
-        return .json(200, ["count": JSON(plan.count), "status": JSON(plan.status)])
+        return .json(200, ["count": JSONValue(plan.count), "status": JSONValue(plan.status)])
     }
 }

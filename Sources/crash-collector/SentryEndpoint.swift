@@ -1,4 +1,5 @@
 import CrashReportFormat
+import CrashReporterSupport
 import Foundation
 
 /// The Sentry transport: `POST /api/<project>/envelope/`.
@@ -31,7 +32,7 @@ extension Collector {
         var eventIDs: [String] = []
         var toStore: [(Data, String)] = []
         for (index, item) in envelope.items.enumerated() where item.header["type"] as? String == "event" {
-            guard let event = JSON.parse(item.payload)?.objectValue else {
+            guard let event = (try? JSON.parse(item.payload))?.objectValue else {
                 return sentryError(400, "invalid envelope: item \(index): the event is not a JSON object")
             }
             let payloadID = event["event_id"].map { $0.stringValue ?? "" }
@@ -54,7 +55,7 @@ extension Collector {
             return sentryError(500, "cannot store the event")
         }
         let id = eventIDs.first ?? SentryEventID.normalized(headerID)
-        return .json(200, ["id": JSON(id)])
+        return .json(200, ["id": JSONValue(id)])
     }
 
     /// Items in one envelope, at most (Sentry sends a handful).
