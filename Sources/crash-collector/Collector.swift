@@ -16,7 +16,7 @@ final class Collector: Sendable {
     let now: @Sendable () -> Double
 
     init(
-        configuration: Configuration, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        configuration: Configuration, now: @escaping @Sendable () -> Double = { Timestamp.now().seconds }
     ) throws(SystemError) {
         self.configuration = configuration
         try DurableFile.makeDirectory(configuration.dataDirectory)

@@ -87,7 +87,8 @@ enum EventValidation {
             return .failure(
                 Rejection(code: .invalidID, message: "user_id must be null or a string of 1 to 128 characters"))
         }
-        guard case .string(var occurredAt)? = members["occurred_at"], let time = Timestamp.parse(occurredAt) else {
+        guard case .string(var occurredAt)? = members["occurred_at"], let time = Timestamp(iso8601: occurredAt)?.seconds
+        else {
             return .failure(
                 Rejection(
                     code: .invalidTimestamp,
@@ -136,7 +137,7 @@ enum EventValidation {
             }
         }
         let clamped = time < now - maxPast || time > now + maxFuture
-        if clamped { occurredAt = Timestamp.format(now) }
+        if clamped { occurredAt = Timestamp(seconds: now).iso8601 }
         return .success(
             Accepted(
                 eventID: eventID.lowercased(), name: name, anonymousID: anonymousID, userID: userID,

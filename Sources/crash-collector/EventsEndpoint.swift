@@ -83,7 +83,7 @@ extension Collector {
             }
         }
         do {
-            try events.append(accepted, receivedAt: Timestamp.format(now))
+            try events.append(accepted, receivedAt: Timestamp(seconds: now).iso8601)
         } catch {
             Log.error("cannot store events: \(error)")
             return EventsEndpoint.error(500, code: "server_error", message: "cannot store the events")

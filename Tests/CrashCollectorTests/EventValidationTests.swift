@@ -71,7 +71,8 @@ import Testing
         #expect(code(Self.event(["properties": fiftyOne])) == .tooManyProperties)
         let big = JSONValue.object(
             Dictionary(
-                uniqueKeysWithValues: (0..<10).map { ("k\($0)", JSONValue.string(String(repeating: "x", count: 1000))) }))
+                uniqueKeysWithValues: (0..<10).map { ("k\($0)", JSONValue.string(String(repeating: "x", count: 1000))) }
+            ))
         #expect(code(Self.event(["properties": big])) == .eventTooLarge)
     }
 
@@ -92,17 +93,18 @@ import Testing
     }
 
     @Test func timestamps() {
-        #expect(Timestamp.parse("1970-01-01T00:00:00Z") == 0)
-        #expect(Timestamp.parse("2026-10-23T12:00:00.123Z").map { abs($0 - 1_792_756_800.123) < 1e-6 } == true)
-        #expect(Timestamp.parse("2026-10-23T15:00:00+03:00") == 1_792_756_800)
-        #expect(Timestamp.parse("2026-10-23T10:30:00-0130") == 1_792_756_800)
-        #expect(Timestamp.parse("2024-02-29T00:00:00Z") != nil)
-        #expect(Timestamp.parse("2023-02-29T00:00:00Z") == nil)
-        #expect(Timestamp.parse("2026-10-23T12:00:00") == nil)
-        #expect(Timestamp.parse("2026-10-23T12:00:00Zjunk") == nil)
-        #expect(Timestamp.parse("2026-10-23T24:00:00Z") == nil)
-        #expect(Timestamp.parse("") == nil)
-        #expect(Timestamp.format(1_792_756_800.5) == "2026-10-23T12:00:00.500Z")
+        #expect(Timestamp(iso8601: "1970-01-01T00:00:00Z")?.seconds == 0)
+        #expect(
+            Timestamp(iso8601: "2026-10-23T12:00:00.123Z").map { abs($0.seconds - 1_792_756_800.123) < 1e-6 } == true)
+        #expect(Timestamp(iso8601: "2026-10-23T15:00:00+03:00")?.seconds == 1_792_756_800)
+        #expect(Timestamp(iso8601: "2026-10-23T10:30:00-0130")?.seconds == 1_792_756_800)
+        #expect(Timestamp(iso8601: "2024-02-29T00:00:00Z") != nil)
+        #expect(Timestamp(iso8601: "2023-02-29T00:00:00Z") == nil)
+        #expect(Timestamp(iso8601: "2026-10-23T12:00:00") == nil)
+        #expect(Timestamp(iso8601: "2026-10-23T12:00:00Zjunk") == nil)
+        #expect(Timestamp(iso8601: "2026-10-23T24:00:00Z") == nil)
+        #expect(Timestamp(iso8601: "") == nil)
+        #expect(Timestamp(seconds: 1_792_756_800.5).iso8601 == "2026-10-23T12:00:00.500Z")
     }
 
     @Test func rateLimiterWaitsAndRefills() {
