@@ -17,9 +17,9 @@ final class Collector: Sendable {
 
     init(
         configuration: Configuration, now: @escaping @Sendable () -> Double = { Timestamp.now().seconds }
-    ) throws(SystemError) {
+    ) throws(FileError) {
         self.configuration = configuration
-        try DurableFile.makeDirectory(configuration.dataDirectory)
+        try DataDirectory.create(configuration.dataDirectory)
         reports = try CollectorReportStore(dataDirectory: configuration.dataDirectory)
         views = SymbolicatedViews()
         sentryEvents = try SentryEventStore(dataDirectory: configuration.dataDirectory)

@@ -24,23 +24,23 @@ final class CollectorReportStore: Sendable {
     let indexPath: String
     private let indexFD: Int32
 
-    init(dataDirectory: String) throws(SystemError) {
+    init(dataDirectory: String) throws(FileError) {
         directory = dataDirectory + "/reports"
         indexPath = dataDirectory + "/reports-index.jsonl"
-        try DurableFile.makeDirectory(directory)
-        DurableFile.removeTemporaryFiles(in: directory)
+        try DataDirectory.create(directory)
+        DataDirectory.removeStaleTemporaryFiles(in: directory)
         var cached: [String: ReportSummary] = [:]
-        if let data = FileManager.default.contents(atPath: indexPath) {
-            for line in data.split(separator: 0x0a) {
+        let indexBytes = DataDirectory.read(indexPath)
+        if let indexBytes {
+            for line in indexBytes.split(separator: 0x0a) {
                 if let json = try? JSON.parse(line), let summary = ReportSummary(json: json) {
                     cached[summary.id] = summary
                 }
             }
         }
-        indexFD = open(indexPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard indexFD >= 0 else { throw SystemError(call: "open", path: indexPath, code: errno) }
+        indexFD = try FileSystem.openForAppending(indexPath, mode: DataDirectory.fileMode)
         var index: [String: ReportSummary] = [:]
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = (try? FileSystem.contentsOfDirectory(directory)) ?? []
         var missing: [ReportSummary] = []
         for name in names where name.hasSuffix(".crash") && !name.hasPrefix(".") {
             let id = String(name.dropLast(".crash".count))
@@ -58,8 +58,8 @@ final class CollectorReportStore: Sendable {
             }
         }
         // A torn last line is ended first, so that the lines appended after it stay whole.
-        if let data = FileManager.default.contents(atPath: indexPath), let last = data.last, last != 0x0a {
-            try? DurableFile.append(Data([0x0a]), fd: indexFD, path: indexPath)
+        if let last = indexBytes?.last, last != 0x0a {
+            try? FileSystem.append([0x0a], to: indexFD, path: indexPath, durable: true)
         }
         for summary in missing { appendToIndex(summary) }
         summaries.withLock { $0 = index }
@@ -72,17 +72,18 @@ final class CollectorReportStore: Sendable {
     private func appendToIndex(_ summary: ReportSummary) {
         let line = JSON.serialize(summary.json) + [0x0a]
         do {
-            try DurableFile.writeAll(indexFD, Data(line), path: indexPath)
+            try FileSystem.append(line, to: indexFD, path: indexPath)
         } catch {
             Log.warning("cannot update the report index: \(error)")
         }
     }
 
     /// Stores a decoded report's bytes under its id unless a report with that id is stored.
-    func store(_ gzipData: Data, report: CrashReport) throws(SystemError) -> StoreResult {
+    func store(_ gzipData: Data, report: CrashReport) throws(FileError) -> StoreResult {
         let summary = ReportSummary(report)
-        switch try DurableFile.create(gzipData, name: "\(summary.id).crash", in: directory) {
-        case .alreadyExists:
+        let path = "\(directory)/\(summary.id).crash"
+        switch try FileSystem.createExclusively(gzipData, at: path, mode: DataDirectory.fileMode) {
+        case .alreadyExisted:
             return .duplicate(summary.id)
         case .created:
             summaries.withLock {

@@ -18,13 +18,13 @@ final class EventStore: Sendable {
         var counts: [String: Int]
     }
 
-    init(dataDirectory: String) throws(SystemError) {
+    init(dataDirectory: String) throws(FileError) {
         let directory = dataDirectory + "/events"
-        try DurableFile.makeDirectory(directory)
+        try DataDirectory.create(directory)
         path = directory + "/events.jsonl"
         var ids = Set<String>()
         var counts: [String: Int] = [:]
-        if let data = FileManager.default.contents(atPath: path) {
+        if let data = DataDirectory.read(path) {
             var kept = 0
             var start = data.startIndex
             while let newline = data[start...].firstIndex(of: 0x0a) {
@@ -43,8 +43,7 @@ final class EventStore: Sendable {
                 truncate(path, off_t(kept))
             }
         }
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SystemError(call: "open", path: path, code: errno) }
+        let fd = try FileSystem.openForAppending(path, mode: DataDirectory.fileMode)
         state = Lock(State(fd: fd, ids: ids, counts: counts))
     }
 
@@ -55,9 +54,9 @@ final class EventStore: Sendable {
     /// Appends the events not stored yet (by event id, also within the batch) in one fsynced
     /// write. Returns how many were new.
     @discardableResult
-    func append(_ events: [EventValidation.Accepted], receivedAt: String) throws(SystemError) -> Int {
-        let outcome = state.withLock { state -> Result<Int, SystemError> in
-            var lines = Data()
+    func append(_ events: [EventValidation.Accepted], receivedAt: String) throws(FileError) -> Int {
+        let outcome = state.withLock { state -> Result<Int, FileError> in
+            var lines: [UInt8] = []
             var newIDs: [String] = []
             var seen = Set<String>()
             for event in events where !state.ids.contains(event.eventID) && seen.insert(event.eventID).inserted {
@@ -66,8 +65,8 @@ final class EventStore: Sendable {
                 newIDs.append(event.eventID)
             }
             guard !newIDs.isEmpty else { return .success(0) }
-            do throws(SystemError) {
-                try DurableFile.append(lines, fd: state.fd, path: path)
+            do throws(FileError) {
+                try FileSystem.append(lines, to: state.fd, path: path, durable: true)
             } catch {
                 return .failure(error)
             }
