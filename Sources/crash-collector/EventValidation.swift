@@ -1,5 +1,5 @@
 import CrashReporterSupport
-import Foundation
+import Tracking
 
 /// The events API's rules for one event (docs/events-api.md §3 and §4.2), as a pure function.
 enum EventValidation {
@@ -62,15 +62,14 @@ enum EventValidation {
         guard case .object(let members) = event else {
             return .failure(Rejection(code: .invalidEvent, message: "Each item in events must be a JSON object"))
         }
-        guard case .string(let name)? = members["name"], isEventName(name) else {
-            if case .string(let name)? = members["name"], name.first == "$", isEventName(String(name.dropFirst())),
-                name.utf8.count <= 64
-            {
-                return .failure(
-                    Rejection(code: .reservedName, message: "Event names starting with $ are reserved"))
-            }
-            return .failure(
-                Rejection(code: .invalidName, message: "Event name must match ^[A-Za-z0-9_.:-]{1,64}$"))
+        let invalidName = Rejection(code: .invalidName, message: "Event name must match ^[A-Za-z0-9_.:-]{1,64}$")
+        guard case .string(let name)? = members["name"] else { return .failure(invalidName) }
+        // The tracker's own rule, so that what a service may track is what the collector takes.
+        switch EventName.problem(name) {
+        case nil: break
+        case .reserved?:
+            return .failure(Rejection(code: .reservedName, message: "Event names starting with $ are reserved"))
+        case .invalid?: return .failure(invalidName)
         }
         guard case .string(let eventID)? = members["event_id"], ReportID.isValid(eventID) else {
             return .failure(Rejection(code: .invalidID, message: "event_id must be a UUID"))
@@ -142,16 +141,6 @@ enum EventValidation {
             Accepted(
                 eventID: eventID.lowercased(), name: name, anonymousID: anonymousID, userID: userID,
                 occurredAt: occurredAt, clamped: clamped, properties: properties, context: context))
-    }
-
-    /// `^[A-Za-z0-9_.:-]{1,64}$`
-    static func isEventName(_ name: String) -> Bool {
-        let bytes = name.utf8
-        return (1...64).contains(bytes.count)
-            && bytes.allSatisfy {
-                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5a) || ($0 >= 0x61 && $0 <= 0x7a)
-                    || "_.:-".utf8.contains($0)
-            }
     }
 
     private static func isID(_ text: String) -> Bool {
