@@ -39,7 +39,7 @@ final class EventStore: Sendable {
                 kept = start - data.startIndex
             }
             if kept < data.count {
-                Log.warning("\(path): cutting off a torn last line of \(data.count - kept) bytes")
+                Log.warning("\(path): cutting off a torn last line of \(ByteCount.text(data.count - kept))")
                 truncate(path, off_t(kept))
             }
         }

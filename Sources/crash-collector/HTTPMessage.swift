@@ -27,7 +27,7 @@ struct HTTPHeaders: Sendable, Equatable {
     func contains(_ name: String, token: String) -> Bool {
         values(name).contains { value in
             value.split(separator: ",").contains {
-                $0.trimmingCharacters(in: .whitespaces).caseInsensitiveCompare(token) == .orderedSame
+                $0.trimmingASCIIWhitespace().caseInsensitiveCompare(token) == .orderedSame
             }
         }
     }

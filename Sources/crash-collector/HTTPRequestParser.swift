@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Foundation
 
 /// Bounds on what one request may hold.
@@ -117,12 +118,12 @@ struct HTTPRequestParser: Sendable {
                 }
                 return .incomplete
             }
-            let sizeText = line.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+            let sizeText = line.prefix { $0 != ";" }.trimmingASCIIWhitespace()
             guard !sizeText.isEmpty, sizeText.allSatisfy(\.isHexDigit) else {
                 return fail(HTTPParseError(400, "invalid chunk size", head: head))
             }
             guard sizeText.count <= 15, let size = Int(sizeText, radix: 16), body.count + size <= limit else {
-                return fail(HTTPParseError(413, "request body larger than \(limit) bytes", head: head))
+                return fail(HTTPParseError(413, "request body larger than \(ByteCount.text(limit))", head: head))
             }
             state = size == 0 ? .trailers(head, body) : .chunkData(head, body, remaining: size, limit: limit)
             return nil
@@ -187,7 +188,7 @@ struct HTTPRequestParser: Sendable {
                 return fail(HTTPParseError(400, "Transfer-Encoding in an HTTP/1.0 request", head: head))
             }
             let codings = transferEncodings.flatMap { $0.split(separator: ",") }
-                .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                .map { $0.trimmingASCIIWhitespace().lowercased() }
             guard codings == ["chunked"] else {
                 return fail(HTTPParseError(501, "unsupported Transfer-Encoding", head: head))
             }
@@ -200,7 +201,7 @@ struct HTTPRequestParser: Sendable {
         }
         let texts = Set(
             lengths.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-                .map { $0.trimmingCharacters(in: .whitespaces) })
+                .map { String($0.trimmingASCIIWhitespace()) })
         guard texts.count == 1, let text = texts.first, !text.isEmpty,
             text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
         else {
@@ -208,7 +209,7 @@ struct HTTPRequestParser: Sendable {
         }
         // A valid number too large for any buffer is a body over the limit, not a bad request.
         guard text.count <= 15, let length = Int(text), length <= limit else {
-            return fail(HTTPParseError(413, "request body larger than \(limit) bytes", head: head))
+            return fail(HTTPParseError(413, "request body larger than \(ByteCount.text(limit))", head: head))
         }
         state = .body(head, remaining: length)
         return nil
@@ -229,12 +230,14 @@ struct HTTPRequestParser: Sendable {
         while true {
             guard let newline = buffer[cursor...].firstIndex(of: 0x0a) else {
                 if buffer.count - position > limits.maxHeaderBytes {
-                    return .failure(HTTPParseError(400, "header section larger than \(limits.maxHeaderBytes) bytes"))
+                    return .failure(
+                        HTTPParseError(400, "header section larger than \(ByteCount.text(limits.maxHeaderBytes))"))
                 }
                 return .incomplete
             }
             if newline + 1 - position > limits.maxHeaderBytes {
-                return .failure(HTTPParseError(400, "header section larger than \(limits.maxHeaderBytes) bytes"))
+                return .failure(
+                    HTTPParseError(400, "header section larger than \(ByteCount.text(limits.maxHeaderBytes))"))
             }
             var end = newline
             if end > cursor && buffer[end - 1] == 0x0d { end -= 1 }
@@ -291,11 +294,13 @@ struct HTTPRequestParser: Sendable {
             guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else {
                 return .failure(HTTPParseError(400, "invalid header field name"))
             }
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
-            if value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7f }) {
+            let rawValue = line[line.index(after: colon)...]
+            if rawValue.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7f }) {
                 return .failure(HTTPParseError(400, "control character in a header field value"))
             }
-            headers.add(String(name), value)
+            // With every other control character refused, the whitespace around the value is
+            // spaces and tabs only.
+            headers.add(String(name), String(rawValue.trimmingASCIIWhitespace()))
         }
         let head = HTTPRequestHead(
             method: String(parts[0]), target: String(target), minorVersion: minor, headers: headers)

@@ -1,4 +1,5 @@
 import CrashReportSentry
+import CrashReporterSupport
 import Foundation
 
 /// `X-Sentry-Auth: Sentry sentry_version=7, sentry_key=..., sentry_client=...`. Envelopes
@@ -12,8 +13,8 @@ enum SentryAuth {
             if text.lowercased().hasPrefix("sentry ") { text = text.dropFirst("sentry ".count) }
             for pair in text.split(separator: ",") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == "sentry_key" {
-                    return parts[1].trimmingCharacters(in: .whitespaces)
+                if parts.count == 2, parts[0].trimmingASCIIWhitespace() == "sentry_key" {
+                    return String(parts[1].trimmingASCIIWhitespace())
                 }
             }
         }
