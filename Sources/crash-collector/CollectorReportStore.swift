@@ -106,27 +106,7 @@ final class CollectorReportStore: Sendable {
     /// Reads and decodes one stored report; nil when there is none with this id.
     func report(id: String) -> CrashReport? {
         let id = id.lowercased()
-        guard ReportID.isValid(id), summary(id: id) != nil else { return nil }
+        guard UUIDBytes.isCanonical(id), summary(id: id) != nil else { return nil }
         return try? ReportDecoding.decode(file: "\(directory)/\(id).crash")
-    }
-}
-
-/// Report and event ids: UUIDs in the 8-4-4-4-12 form.
-enum ReportID {
-    static func isValid(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return false }
-        for (index, byte) in bytes.enumerated() {
-            if [8, 13, 18, 23].contains(index) {
-                if byte != UInt8(ascii: "-") { return false }
-            } else if !isHex(byte) {
-                return false
-            }
-        }
-        return true
-    }
-
-    static func isHex(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
     }
 }

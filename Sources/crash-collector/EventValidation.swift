@@ -71,7 +71,7 @@ enum EventValidation {
             return .failure(Rejection(code: .reservedName, message: "Event names starting with $ are reserved"))
         case .invalid?: return .failure(invalidName)
         }
-        guard case .string(let eventID)? = members["event_id"], ReportID.isValid(eventID) else {
+        guard case .string(let eventID)? = members["event_id"], UUIDBytes.isCanonical(eventID) else {
             return .failure(Rejection(code: .invalidID, message: "event_id must be a UUID"))
         }
         guard case .string(let anonymousID)? = members["anonymous_id"], isID(anonymousID) else {

@@ -43,7 +43,7 @@ struct ReportSummary: Sendable, Equatable {
 
     /// Reads back what ``json`` wrote; nil for anything else.
     init?(json: JSONValue) {
-        guard case .string(let id)? = json["id"], ReportID.isValid(id), case .string(let time)? = json["time"],
+        guard case .string(let id)? = json["id"], UUIDBytes.isCanonical(id), case .string(let time)? = json["time"],
             case .number(let number)? = json["time_ms"], let timeMs = number.exactly(Int64.self),
             case .string(let app)? = json["app"],
             case .string(let version)? = json["version"], case .string(let signal)? = json["signal"],

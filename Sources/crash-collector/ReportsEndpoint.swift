@@ -12,7 +12,7 @@ extension Collector {
         case .failure(let failure): return BodyDecoding.response(failure)
         }
         let claimed = request.headers["X-Crash-Report-ID"]
-        if let claimed, !ReportID.isValid(claimed) {
+        if let claimed, !UUIDBytes.isCanonical(claimed) {
             return rejected("X-Crash-Report-ID is not a UUID")
         }
         let report: CrashReport
@@ -21,7 +21,7 @@ extension Collector {
         } catch {
             return rejected(error.description)
         }
-        guard ReportID.isValid(report.reportID) else { return rejected("report_id is not a UUID") }
+        guard UUIDBytes.isCanonical(report.reportID) else { return rejected("report_id is not a UUID") }
         if let claimed, claimed.lowercased() != report.reportID.lowercased() {
             return rejected("X-Crash-Report-ID \(claimed) does not match the report's report_id \(report.reportID)")
         }
