@@ -2,7 +2,7 @@ import CrashReportSentry
 import CrashReporterSupport
 
 /// `X-Sentry-Auth: Sentry sentry_version=7, sentry_key=..., sentry_client=...`. Envelopes
-/// themselves are read with `CrashReport`'s `SentryEnvelopeParser`; the shared module writes
+/// themselves are read with the collector's `SentryEnvelopeParser`; the shared module writes
 /// this header (`SentryDSN.authHeader`) but has no reader for it.
 enum SentryAuth {
     /// The `sentry_key` of the header, or of the `sentry_key` query parameter.

@@ -16,7 +16,7 @@ extension Collector {
         case .success(let data): body = data
         case .failure(let failure): return BodyDecoding.response(failure)
         }
-        let envelope: (header: [String: Any], items: [(header: [String: Any], payload: Data)])
+        let envelope: (header: [String: JSONValue], items: [SentryEnvelopeParser.Item])
         do {
             envelope = try SentryEnvelopeParser.parse(body)
         } catch {
@@ -25,13 +25,13 @@ extension Collector {
         guard envelope.items.count <= Self.maxEnvelopeItems else {
             return sentryError(400, "invalid envelope: more than \(Self.maxEnvelopeItems) items")
         }
-        let headerID = envelope.header["event_id"].map { $0 as? String ?? "" }
+        let headerID = envelope.header["event_id"].map { $0.stringValue ?? "" }
         if headerID != nil && SentryEventID.normalized(headerID) == nil {
             return sentryError(400, "invalid envelope: event_id in the header is not a UUID")
         }
         var eventIDs: [String] = []
         var toStore: [(Data, String)] = []
-        for (index, item) in envelope.items.enumerated() where item.header["type"] as? String == "event" {
+        for (index, item) in envelope.items.enumerated() where item.header["type"]?.stringValue == "event" {
             guard let event = (try? JSON.parse(item.payload))?.objectValue else {
                 return sentryError(400, "invalid envelope: item \(index): the event is not a JSON object")
             }
