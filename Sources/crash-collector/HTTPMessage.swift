@@ -1,7 +1,8 @@
 import CrashReporterSupport
 import Foundation
 
-/// Header fields in arrival order; names compare case-insensitively (RFC 9110 §5.1).
+/// Header fields in arrival order. A field name is the same whatever its case (`Host`, `host`),
+/// so lookups ignore case; values are kept as sent.
 struct HTTPHeaders: Sendable, Equatable {
     private(set) var fields: [(name: String, value: String)] = []
 
@@ -73,7 +74,9 @@ struct HTTPRequestHead: Sendable, Equatable {
         return result
     }
 
-    /// Whether the connection stays open after this request (RFC 9112 §9.3).
+    /// Whether the connection stays open after this request: never after `Connection: close`;
+    /// in HTTP/1.0 only when the client asked with `Connection: keep-alive`; in HTTP/1.1 otherwise
+    /// always.
     var keepAlive: Bool {
         if headers.contains("Connection", token: "close") { return false }
         if minorVersion == 0 { return headers.contains("Connection", token: "keep-alive") }

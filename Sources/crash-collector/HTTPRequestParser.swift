@@ -34,8 +34,10 @@ enum HTTPParseResult: Sendable, Equatable {
     case failure(HTTPParseError)
 }
 
-/// An incremental HTTP/1.1 request parser (RFC 9112): feed it bytes with ``append(_:)`` and
-/// take requests with ``next()``, one after the other, so pipelined requests work. Pure: no
+/// An incremental HTTP/1.1 request parser. A request is a request line, `METHOD SP TARGET SP
+/// HTTP/1.x`, then header fields, `name: value` one per line, then an empty line, then the body
+/// its head frames; lines end in CRLF (a bare LF is accepted). Feed it bytes with ``append(_:)``
+/// and take requests with ``next()``, one after the other, so pipelined requests work. Pure: no
 /// I/O, no clocks. It never holds more than the header limit plus the body limit plus one read.
 struct HTTPRequestParser: Sendable {
     let limits: HTTPLimits
@@ -175,7 +177,9 @@ struct HTTPRequestParser: Sendable {
         return .failure(error)
     }
 
-    /// Decides how the body is framed (RFC 9112 §6.3) once the head is read.
+    /// Decides how the body is framed once the head is read: with `Transfer-Encoding`, chunked
+    /// (the only coding served; never together with `Content-Length`, never in HTTP/1.0); else
+    /// with `Content-Length`, that many bytes (repeated values must agree); else there is none.
     private mutating func startBody(_ head: HTTPRequestHead) -> HTTPParseResult? {
         let limit = max(0, limits.maxBodyBytes(head))
         let transferEncodings = head.headers.values("Transfer-Encoding")
@@ -225,7 +229,8 @@ struct HTTPRequestParser: Sendable {
     private mutating func parseHead() -> HeadResult {
         var lines: [Substring] = []
         var cursor = position
-        // RFC 9112 §2.2: empty lines before the request line are ignored.
+        // Empty lines before the request line are ignored: some clients end a body with an
+        // extra CRLF that the body's length does not count.
         var sawRequestLine = false
         while true {
             guard let newline = buffer[cursor...].firstIndex(of: 0x0a) else {
@@ -321,7 +326,8 @@ struct HTTPRequestParser: Sendable {
         return line
     }
 
-    /// `tchar` of RFC 9110 §5.6.2.
+    /// Whether a character may stand in a token (a method, a header field name): a letter, a
+    /// digit, or one of ``!#$%&'*+-.^_`|~``.
     private static func isTokenCharacter(_ character: Character) -> Bool {
         guard let ascii = character.asciiValue else { return false }
         switch ascii {
