@@ -1,5 +1,4 @@
 import CrashReporterSupport
-import Foundation
 
 /// The collector's state and its request handling, independent of sockets: the server hands it
 /// whole requests and writes back what it returns.

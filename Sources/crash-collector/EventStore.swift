@@ -1,5 +1,4 @@
 import CrashReporterSupport
-import Foundation
 
 #if canImport(Glibc)
     import Glibc

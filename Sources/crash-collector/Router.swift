@@ -1,6 +1,5 @@
 import CrashReportFormat
 import CrashReporterSupport
-import Foundation
 
 extension Collector {
     /// Routes a request to its endpoint; 404 for unknown paths, 405 for a wrong method.
