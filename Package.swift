@@ -29,7 +29,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "crash-collector",
-            dependencies: ["CrashSymbolication", "CrashReportSentry", "CrashReportFormat", "Tracking"]
+            dependencies: [
+                "CrashSymbolication", "CrashReportSentry", "CrashReportFormat", "CrashReporterSupport", "Tracking",
+            ]
         ),
 
         // MARK: The service's entry point: recording (start, options, consent, breadcrumbs) and the
@@ -112,7 +114,9 @@ let package = Package(
             name: "CrashReportDeliveryTests", dependencies: ["CrashReportDelivery", "CrashReportFormat"]),
         .testTarget(name: "CrashReportToolTests", dependencies: ["crashreport", "CrashReportFormat", "TestSupport"]),
         .testTarget(
-            name: "CrashCollectorTests", dependencies: ["crash-collector", "CrashReportFormat"], exclude: ["Fixtures"]
+            name: "CrashCollectorTests",
+            dependencies: ["crash-collector", "CrashReportFormat", "CrashReporterSupport"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "IntegrationTests", dependencies: ["CrashReportFormat", "CrashReportDelivery", "crash-collector"],

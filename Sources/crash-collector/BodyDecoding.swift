@@ -1,4 +1,5 @@
 import CrashReportFormat
+import CrashReporterSupport
 import Foundation
 
 /// Removes a request's content coding (`Content-Encoding: gzip`), keeping the result bounded.
@@ -11,7 +12,7 @@ enum BodyDecoding {
 
     static func decode(_ request: HTTPRequest, limit: Int) -> Result<Data, Failure> {
         let codings = request.headers.values("Content-Encoding").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty && $0 != "identity" }
+            .map { $0.trimmingASCIIWhitespace().lowercased() }.filter { !$0.isEmpty && $0 != "identity" }
         var body = request.body
         // Codings are listed in the order they were applied; undo them from the last.
         for coding in codings.reversed() {
@@ -30,7 +31,7 @@ enum BodyDecoding {
     static func response(_ failure: Failure, events: Bool = false) -> HTTPResponse {
         let (status, reason): (Int, String) =
             switch failure {
-            case .tooLarge(let limit): (413, "decoded request body larger than \(limit) bytes")
+            case .tooLarge(let limit): (413, "decoded request body larger than \(ByteCount.text(limit))")
             case .unsupported(let coding): (415, "unsupported Content-Encoding \(coding)")
             case .corrupt(let reason): (400, reason)
             }

@@ -1,5 +1,4 @@
-import Foundation
-import Synchronization
+import CrashReporterSupport
 
 /// The collector's state and its request handling, independent of sockets: the server hands it
 /// whole requests and writes back what it returns.
@@ -11,21 +10,21 @@ final class Collector: Sendable {
     let sentryEvents: SentryEventStore
     let events: EventStore
     let faults: FaultInjection
-    let limiters: Mutex<(perKey: RateLimiter, perInstall: RateLimiter)>
+    let limiters: Lock<(perKey: RateLimiter, perInstall: RateLimiter)>
     /// The clock, in Unix seconds (replaceable in tests).
     let now: @Sendable () -> Double
 
     init(
-        configuration: Configuration, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
-    ) throws(SystemError) {
+        configuration: Configuration, now: @escaping @Sendable () -> Double = { Timestamp.now().seconds }
+    ) throws(FileError) {
         self.configuration = configuration
-        try DurableFile.makeDirectory(configuration.dataDirectory)
+        try DataDirectory.create(configuration.dataDirectory)
         reports = try CollectorReportStore(dataDirectory: configuration.dataDirectory)
         views = SymbolicatedViews()
         sentryEvents = try SentryEventStore(dataDirectory: configuration.dataDirectory)
         events = try EventStore(dataDirectory: configuration.dataDirectory)
         faults = FaultInjection(configuration.failNext)
-        limiters = Mutex(
+        limiters = Lock(
             (
                 RateLimiter(perMinute: configuration.eventsPerMinutePerKey),
                 RateLimiter(perMinute: configuration.eventsPerMinutePerInstall)

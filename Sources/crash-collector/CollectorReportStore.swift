@@ -1,6 +1,6 @@
 import CrashReportFormat
+import CrashReporterSupport
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +11,7 @@ import Synchronization
 /// `ReportStore`, which is the client's pending/delivered/rejected folders.)
 final class CollectorReportStore: Sendable {
     let directory: String
-    private let summaries = Mutex<[String: ReportSummary]>([:])
+    private let summaries = Lock<[String: ReportSummary]>([:])
 
     enum StoreResult: Equatable {
         case stored(String)
@@ -24,23 +24,23 @@ final class CollectorReportStore: Sendable {
     let indexPath: String
     private let indexFD: Int32
 
-    init(dataDirectory: String) throws(SystemError) {
+    init(dataDirectory: String) throws(FileError) {
         directory = dataDirectory + "/reports"
         indexPath = dataDirectory + "/reports-index.jsonl"
-        try DurableFile.makeDirectory(directory)
-        DurableFile.removeTemporaryFiles(in: directory)
+        try DataDirectory.create(directory)
+        DataDirectory.removeStaleTemporaryFiles(in: directory)
         var cached: [String: ReportSummary] = [:]
-        if let data = FileManager.default.contents(atPath: indexPath) {
-            for line in data.split(separator: 0x0a) {
-                if let json = JSON.parse(Data(line)), let summary = ReportSummary(json: json) {
+        let indexBytes = DataDirectory.read(indexPath)
+        if let indexBytes {
+            for line in indexBytes.split(separator: 0x0a) {
+                if let json = try? JSON.parse(line), let summary = ReportSummary(json: json) {
                     cached[summary.id] = summary
                 }
             }
         }
-        indexFD = open(indexPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard indexFD >= 0 else { throw SystemError(call: "open", path: indexPath, code: errno) }
+        indexFD = try FileSystem.openForAppending(indexPath, mode: DataDirectory.fileMode)
         var index: [String: ReportSummary] = [:]
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = (try? FileSystem.contentsOfDirectory(directory)) ?? []
         var missing: [ReportSummary] = []
         for name in names where name.hasSuffix(".crash") && !name.hasPrefix(".") {
             let id = String(name.dropLast(".crash".count))
@@ -58,8 +58,8 @@ final class CollectorReportStore: Sendable {
             }
         }
         // A torn last line is ended first, so that the lines appended after it stay whole.
-        if let data = FileManager.default.contents(atPath: indexPath), let last = data.last, last != 0x0a {
-            try? DurableFile.append(Data([0x0a]), fd: indexFD, path: indexPath)
+        if let last = indexBytes?.last, last != 0x0a {
+            try? FileSystem.append([0x0a], to: indexFD, path: indexPath, durable: true)
         }
         for summary in missing { appendToIndex(summary) }
         summaries.withLock { $0 = index }
@@ -70,20 +70,20 @@ final class CollectorReportStore: Sendable {
     }
 
     private func appendToIndex(_ summary: ReportSummary) {
-        var line = summary.json.data()
-        line.append(0x0a)
+        let line = JSON.serialize(summary.json) + [0x0a]
         do {
-            try DurableFile.writeAll(indexFD, line, path: indexPath)
+            try FileSystem.append(line, to: indexFD, path: indexPath)
         } catch {
             Log.warning("cannot update the report index: \(error)")
         }
     }
 
     /// Stores a decoded report's bytes under its id unless a report with that id is stored.
-    func store(_ gzipData: Data, report: CrashReport) throws(SystemError) -> StoreResult {
+    func store(_ gzipData: Data, report: CrashReport) throws(FileError) -> StoreResult {
         let summary = ReportSummary(report)
-        switch try DurableFile.create(gzipData, name: "\(summary.id).crash", in: directory) {
-        case .alreadyExists:
+        let path = "\(directory)/\(summary.id).crash"
+        switch try FileSystem.createExclusively(gzipData, at: path, mode: DataDirectory.fileMode) {
+        case .alreadyExisted:
             return .duplicate(summary.id)
         case .created:
             summaries.withLock {
@@ -106,27 +106,7 @@ final class CollectorReportStore: Sendable {
     /// Reads and decodes one stored report; nil when there is none with this id.
     func report(id: String) -> CrashReport? {
         let id = id.lowercased()
-        guard ReportID.isValid(id), summary(id: id) != nil else { return nil }
+        guard UUIDBytes.isCanonical(id), summary(id: id) != nil else { return nil }
         return try? ReportDecoding.decode(file: "\(directory)/\(id).crash")
-    }
-}
-
-/// Report and event ids: UUIDs in the 8-4-4-4-12 form.
-enum ReportID {
-    static func isValid(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return false }
-        for (index, byte) in bytes.enumerated() {
-            if [8, 13, 18, 23].contains(index) {
-                if byte != UInt8(ascii: "-") { return false }
-            } else if !isHex(byte) {
-                return false
-            }
-        }
-        return true
-    }
-
-    static func isHex(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
     }
 }

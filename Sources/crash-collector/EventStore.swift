@@ -1,5 +1,4 @@
-import Foundation
-import Synchronization
+import CrashReporterSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +9,7 @@ import Synchronization
 /// (for deduplication) and the counts by name; a torn last line (a crash mid-append) is cut off.
 final class EventStore: Sendable {
     let path: String
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     private struct State {
         var fd: Int32
@@ -18,17 +17,17 @@ final class EventStore: Sendable {
         var counts: [String: Int]
     }
 
-    init(dataDirectory: String) throws(SystemError) {
+    init(dataDirectory: String) throws(FileError) {
         let directory = dataDirectory + "/events"
-        try DurableFile.makeDirectory(directory)
+        try DataDirectory.create(directory)
         path = directory + "/events.jsonl"
         var ids = Set<String>()
         var counts: [String: Int] = [:]
-        if let data = FileManager.default.contents(atPath: path) {
+        if let data = DataDirectory.read(path) {
             var kept = 0
             var start = data.startIndex
             while let newline = data[start...].firstIndex(of: 0x0a) {
-                if let record = JSON.parse(data[start..<newline]),
+                if let record = try? JSON.parse(data[start..<newline]),
                     case .string(let id)? = record["event_id"], case .string(let name)? = record["name"]
                 {
                     if ids.insert(id).inserted { counts[name, default: 0] += 1 }
@@ -39,13 +38,12 @@ final class EventStore: Sendable {
                 kept = start - data.startIndex
             }
             if kept < data.count {
-                Log.warning("\(path): cutting off a torn last line of \(data.count - kept) bytes")
+                Log.warning("\(path): cutting off a torn last line of \(ByteCount.text(data.count - kept))")
                 truncate(path, off_t(kept))
             }
         }
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SystemError(call: "open", path: path, code: errno) }
-        state = Mutex(State(fd: fd, ids: ids, counts: counts))
+        let fd = try FileSystem.openForAppending(path, mode: DataDirectory.fileMode)
+        state = Lock(State(fd: fd, ids: ids, counts: counts))
     }
 
     deinit {
@@ -55,23 +53,28 @@ final class EventStore: Sendable {
     /// Appends the events not stored yet (by event id, also within the batch) in one fsynced
     /// write. Returns how many were new.
     @discardableResult
-    func append(_ events: [EventValidation.Accepted], receivedAt: String) throws(SystemError) -> Int {
-        try state.withLock { (state) throws(SystemError) -> Int in
-            var lines = Data()
+    func append(_ events: [EventValidation.Accepted], receivedAt: String) throws(FileError) -> Int {
+        let outcome = state.withLock { state -> Result<Int, FileError> in
+            var lines: [UInt8] = []
             var newIDs: [String] = []
             var seen = Set<String>()
             for event in events where !state.ids.contains(event.eventID) && seen.insert(event.eventID).inserted {
-                lines.append(event.record(receivedAt: receivedAt).data())
+                lines.append(contentsOf: JSON.serialize(event.record(receivedAt: receivedAt)))
                 lines.append(0x0a)
                 newIDs.append(event.eventID)
             }
-            guard !newIDs.isEmpty else { return 0 }
-            try DurableFile.append(lines, fd: state.fd, path: path)
+            guard !newIDs.isEmpty else { return .success(0) }
+            do throws(FileError) {
+                try FileSystem.append(lines, to: state.fd, path: path, durable: true)
+            } catch {
+                return .failure(error)
+            }
             for event in events where newIDs.contains(event.eventID) && state.ids.insert(event.eventID).inserted {
                 state.counts[event.name, default: 0] += 1
             }
-            return newIDs.count
+            return .success(newIDs.count)
         }
+        return try outcome.get()
     }
 
     /// Stored events by name.

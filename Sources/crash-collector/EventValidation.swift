@@ -1,4 +1,5 @@
-import Foundation
+import CrashReporterSupport
+import Tracking
 
 /// The events API's rules for one event (docs/events-api.md §3 and §4.2), as a pure function.
 enum EventValidation {
@@ -41,14 +42,14 @@ enum EventValidation {
         /// What the client sent, or the receive time when that was out of range.
         var occurredAt: String
         var clamped: Bool
-        var properties: [String: JSON]
+        var properties: [String: JSONValue]
         /// Only the known keys with valid values.
-        var context: [String: JSON]
+        var context: [String: JSONValue]
 
-        func record(receivedAt: String) -> JSON {
-            var object: [String: JSON] = [
+        func record(receivedAt: String) -> JSONValue {
+            var object: [String: JSONValue] = [
                 "event_id": .string(eventID), "name": .string(name), "anonymous_id": .string(anonymousID),
-                "user_id": JSON(userID), "occurred_at": .string(occurredAt), "received_at": .string(receivedAt),
+                "user_id": JSONValue(userID), "occurred_at": .string(occurredAt), "received_at": .string(receivedAt),
                 "properties": .object(properties), "context": .object(context),
             ]
             if clamped { object["clamped"] = true }
@@ -57,21 +58,20 @@ enum EventValidation {
     }
 
     /// Checks one event in the order of the rejection table; `now` is the receive time.
-    static func validate(_ event: JSON, now: Double) -> Result<Accepted, Rejection> {
+    static func validate(_ event: JSONValue, now: Double) -> Result<Accepted, Rejection> {
         guard case .object(let members) = event else {
             return .failure(Rejection(code: .invalidEvent, message: "Each item in events must be a JSON object"))
         }
-        guard case .string(let name)? = members["name"], isEventName(name) else {
-            if case .string(let name)? = members["name"], name.first == "$", isEventName(String(name.dropFirst())),
-                name.utf8.count <= 64
-            {
-                return .failure(
-                    Rejection(code: .reservedName, message: "Event names starting with $ are reserved"))
-            }
-            return .failure(
-                Rejection(code: .invalidName, message: "Event name must match ^[A-Za-z0-9_.:-]{1,64}$"))
+        let invalidName = Rejection(code: .invalidName, message: "Event name must match ^[A-Za-z0-9_.:-]{1,64}$")
+        guard case .string(let name)? = members["name"] else { return .failure(invalidName) }
+        // The tracker's own rule, so that what a service may track is what the collector takes.
+        switch EventName.problem(name) {
+        case nil: break
+        case .reserved?:
+            return .failure(Rejection(code: .reservedName, message: "Event names starting with $ are reserved"))
+        case .invalid?: return .failure(invalidName)
         }
-        guard case .string(let eventID)? = members["event_id"], ReportID.isValid(eventID) else {
+        guard case .string(let eventID)? = members["event_id"], UUIDBytes.isCanonical(eventID) else {
             return .failure(Rejection(code: .invalidID, message: "event_id must be a UUID"))
         }
         guard case .string(let anonymousID)? = members["anonymous_id"], isID(anonymousID) else {
@@ -86,14 +86,15 @@ enum EventValidation {
             return .failure(
                 Rejection(code: .invalidID, message: "user_id must be null or a string of 1 to 128 characters"))
         }
-        guard case .string(var occurredAt)? = members["occurred_at"], let time = Timestamp.parse(occurredAt) else {
+        guard case .string(var occurredAt)? = members["occurred_at"], let time = Timestamp(iso8601: occurredAt)?.seconds
+        else {
             return .failure(
                 Rejection(
                     code: .invalidTimestamp,
                     message: "occurred_at must be an ISO 8601 date-time with a time zone, e.g. 2026-10-23T12:00:00.123Z"
                 ))
         }
-        var properties: [String: JSON] = [:]
+        var properties: [String: JSONValue] = [:]
         switch members["properties"] {
         case nil, .null?:
             break
@@ -125,31 +126,21 @@ enum EventValidation {
         default:
             return .failure(Rejection(code: .invalidProperties, message: "properties must be a flat JSON object"))
         }
-        guard event.data().count <= maxEventBytes else {
+        guard JSON.serialize(event).count <= maxEventBytes else {
             return .failure(Rejection(code: .eventTooLarge, message: "An event is at most 8 KB serialized"))
         }
-        var context: [String: JSON] = [:]
+        var context: [String: JSONValue] = [:]
         if case .object(let object)? = members["context"] {
             for (key, value) in object where contextKeys.contains(key) {
                 if case .string(let text) = value, text.count <= maxContextValueLength { context[key] = value }
             }
         }
         let clamped = time < now - maxPast || time > now + maxFuture
-        if clamped { occurredAt = Timestamp.format(now) }
+        if clamped { occurredAt = Timestamp(seconds: now).iso8601 }
         return .success(
             Accepted(
                 eventID: eventID.lowercased(), name: name, anonymousID: anonymousID, userID: userID,
                 occurredAt: occurredAt, clamped: clamped, properties: properties, context: context))
-    }
-
-    /// `^[A-Za-z0-9_.:-]{1,64}$`
-    static func isEventName(_ name: String) -> Bool {
-        let bytes = name.utf8
-        return (1...64).contains(bytes.count)
-            && bytes.allSatisfy {
-                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5a) || ($0 >= 0x61 && $0 <= 0x7a)
-                    || "_.:-".utf8.contains($0)
-            }
     }
 
     private static func isID(_ text: String) -> Bool {

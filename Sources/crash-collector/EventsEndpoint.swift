@@ -1,4 +1,5 @@
 import CrashReportFormat
+import CrashReporterSupport
 import Foundation
 
 /// The analytics events API, `POST /v1/events` (docs/events-api.md).
@@ -34,7 +35,7 @@ extension Collector {
         case .success(let data): body = data
         case .failure(let failure): return BodyDecoding.response(failure, events: true)
         }
-        guard case .array(let batch)? = JSON.parse(body)?["events"] else {
+        guard case .array(let batch)? = (try? JSON.parse(body))?["events"] else {
             return EventsEndpoint.error(400, code: "invalid_body", message: "The body must be {\"events\": [...]}")
         }
         guard (1...EventsEndpoint.maxBatch).contains(batch.count) else {
@@ -64,29 +65,31 @@ extension Collector {
         }
 
         var accepted: [EventValidation.Accepted] = []
-        var rejected: [JSON] = []
-        var clamped: [JSON] = []
+        var rejected: [JSONValue] = []
+        var clamped: [JSONValue] = []
         for (index, event) in batch.enumerated() {
             let rawID = event["event_id"].flatMap(\.stringValue)
             switch EventValidation.validate(event, now: now) {
             case .success(let event):
                 accepted.append(event)
-                if event.clamped { clamped.append(["index": JSON(index), "event_id": JSON(rawID)]) }
+                if event.clamped { clamped.append(["index": JSONValue(index), "event_id": JSONValue(rawID)]) }
             case .failure(let rejection):
                 rejected.append(
                     [
-                        "index": JSON(index), "event_id": JSON(rawID), "code": .string(rejection.code.rawValue),
+                        "index": JSONValue(index), "event_id": JSONValue(rawID),
+                        "code": .string(rejection.code.rawValue),
                         "message": .string(rejection.message),
                     ])
             }
         }
         do {
-            try events.append(accepted, receivedAt: Timestamp.format(now))
+            try events.append(accepted, receivedAt: Timestamp(seconds: now).iso8601)
         } catch {
             Log.error("cannot store events: \(error)")
             return EventsEndpoint.error(500, code: "server_error", message: "cannot store the events")
         }
-        return .json(200, ["accepted": JSON(accepted.count), "rejected": .array(rejected), "clamped": .array(clamped)])
+        return .json(
+            200, ["accepted": JSONValue(accepted.count), "rejected": .array(rejected), "clamped": .array(clamped)])
     }
 
     /// `GET /api/events`: stored analytics events by name.
@@ -95,9 +98,9 @@ extension Collector {
         return .json(
             200,
             [
-                "total": JSON(counts.values.reduce(0, +)),
-                "by_name": .object(counts.mapValues { JSON($0) }),
-                "sentry_events": JSON(sentryEvents.storedCount),
+                "total": JSONValue(counts.values.reduce(0, +)),
+                "by_name": .object(counts.mapValues { JSONValue($0) }),
+                "sentry_events": JSONValue(sentryEvents.storedCount),
             ])
     }
 }

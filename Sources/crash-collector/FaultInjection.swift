@@ -1,5 +1,4 @@
-import Foundation
-import Synchronization
+import CrashReporterSupport
 
 /// A test hook: the next `count` ingestion requests (POSTs to the three upload endpoints) are
 /// answered with `status` and nothing is stored, so clients' retry logic can be tested end to
@@ -13,10 +12,10 @@ final class FaultInjection: Sendable {
         var retryAfter: Int = 1
     }
 
-    private let plan: Mutex<Plan?>
+    private let plan: Lock<Plan?>
 
     init(_ plan: Plan?) {
-        self.plan = Mutex(plan)
+        self.plan = Lock(plan)
     }
 
     func set(_ newPlan: Plan?) {

@@ -1,6 +1,8 @@
+import CrashReporterSupport
 import Foundation
 
-/// Header fields in arrival order; names compare case-insensitively (RFC 9110 §5.1).
+/// Header fields in arrival order. A field name is the same whatever its case (`Host`, `host`),
+/// so lookups ignore case; values are kept as sent.
 struct HTTPHeaders: Sendable, Equatable {
     private(set) var fields: [(name: String, value: String)] = []
 
@@ -26,7 +28,7 @@ struct HTTPHeaders: Sendable, Equatable {
     func contains(_ name: String, token: String) -> Bool {
         values(name).contains { value in
             value.split(separator: ",").contains {
-                $0.trimmingCharacters(in: .whitespaces).caseInsensitiveCompare(token) == .orderedSame
+                $0.trimmingASCIIWhitespace().caseInsensitiveCompare(token) == .orderedSame
             }
         }
     }
@@ -72,7 +74,9 @@ struct HTTPRequestHead: Sendable, Equatable {
         return result
     }
 
-    /// Whether the connection stays open after this request (RFC 9112 §9.3).
+    /// Whether the connection stays open after this request: never after `Connection: close`;
+    /// in HTTP/1.0 only when the client asked with `Connection: keep-alive`; in HTTP/1.1 otherwise
+    /// always.
     var keepAlive: Bool {
         if headers.contains("Connection", token: "close") { return false }
         if minorVersion == 0 { return headers.contains("Connection", token: "keep-alive") }
@@ -118,9 +122,10 @@ struct HTTPResponse: Sendable, Equatable {
     }
 
     /// A JSON body from a JSON value.
-    static func json(_ status: Int, _ value: JSON, headers: [(String, String)] = []) -> HTTPResponse {
+    static func json(_ status: Int, _ value: JSONValue, headers: [(String, String)] = []) -> HTTPResponse {
         HTTPResponse(
-            status: status, headers: [("Content-Type", "application/json")] + headers, body: value.data())
+            status: status, headers: [("Content-Type", "application/json")] + headers,
+            body: Data(JSON.serialize(value)))
     }
 
     /// The status line, headers and body as sent on the wire.

@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Foundation
 
 /// Bounds on what one request may hold.
@@ -33,8 +34,10 @@ enum HTTPParseResult: Sendable, Equatable {
     case failure(HTTPParseError)
 }
 
-/// An incremental HTTP/1.1 request parser (RFC 9112): feed it bytes with ``append(_:)`` and
-/// take requests with ``next()``, one after the other, so pipelined requests work. Pure: no
+/// An incremental HTTP/1.1 request parser. A request is a request line, `METHOD SP TARGET SP
+/// HTTP/1.x`, then header fields, `name: value` one per line, then an empty line, then the body
+/// its head frames; lines end in CRLF (a bare LF is accepted). Feed it bytes with ``append(_:)``
+/// and take requests with ``next()``, one after the other, so pipelined requests work. Pure: no
 /// I/O, no clocks. It never holds more than the header limit plus the body limit plus one read.
 struct HTTPRequestParser: Sendable {
     let limits: HTTPLimits
@@ -117,12 +120,12 @@ struct HTTPRequestParser: Sendable {
                 }
                 return .incomplete
             }
-            let sizeText = line.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+            let sizeText = line.prefix { $0 != ";" }.trimmingASCIIWhitespace()
             guard !sizeText.isEmpty, sizeText.allSatisfy(\.isHexDigit) else {
                 return fail(HTTPParseError(400, "invalid chunk size", head: head))
             }
             guard sizeText.count <= 15, let size = Int(sizeText, radix: 16), body.count + size <= limit else {
-                return fail(HTTPParseError(413, "request body larger than \(limit) bytes", head: head))
+                return fail(HTTPParseError(413, "request body larger than \(ByteCount.text(limit))", head: head))
             }
             state = size == 0 ? .trailers(head, body) : .chunkData(head, body, remaining: size, limit: limit)
             return nil
@@ -174,7 +177,9 @@ struct HTTPRequestParser: Sendable {
         return .failure(error)
     }
 
-    /// Decides how the body is framed (RFC 9112 §6.3) once the head is read.
+    /// Decides how the body is framed once the head is read: with `Transfer-Encoding`, chunked
+    /// (the only coding served; never together with `Content-Length`, never in HTTP/1.0); else
+    /// with `Content-Length`, that many bytes (repeated values must agree); else there is none.
     private mutating func startBody(_ head: HTTPRequestHead) -> HTTPParseResult? {
         let limit = max(0, limits.maxBodyBytes(head))
         let transferEncodings = head.headers.values("Transfer-Encoding")
@@ -187,7 +192,7 @@ struct HTTPRequestParser: Sendable {
                 return fail(HTTPParseError(400, "Transfer-Encoding in an HTTP/1.0 request", head: head))
             }
             let codings = transferEncodings.flatMap { $0.split(separator: ",") }
-                .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                .map { $0.trimmingASCIIWhitespace().lowercased() }
             guard codings == ["chunked"] else {
                 return fail(HTTPParseError(501, "unsupported Transfer-Encoding", head: head))
             }
@@ -200,7 +205,7 @@ struct HTTPRequestParser: Sendable {
         }
         let texts = Set(
             lengths.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-                .map { $0.trimmingCharacters(in: .whitespaces) })
+                .map { String($0.trimmingASCIIWhitespace()) })
         guard texts.count == 1, let text = texts.first, !text.isEmpty,
             text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
         else {
@@ -208,7 +213,7 @@ struct HTTPRequestParser: Sendable {
         }
         // A valid number too large for any buffer is a body over the limit, not a bad request.
         guard text.count <= 15, let length = Int(text), length <= limit else {
-            return fail(HTTPParseError(413, "request body larger than \(limit) bytes", head: head))
+            return fail(HTTPParseError(413, "request body larger than \(ByteCount.text(limit))", head: head))
         }
         state = .body(head, remaining: length)
         return nil
@@ -224,17 +229,20 @@ struct HTTPRequestParser: Sendable {
     private mutating func parseHead() -> HeadResult {
         var lines: [Substring] = []
         var cursor = position
-        // RFC 9112 §2.2: empty lines before the request line are ignored.
+        // Empty lines before the request line are ignored: some clients end a body with an
+        // extra CRLF that the body's length does not count.
         var sawRequestLine = false
         while true {
             guard let newline = buffer[cursor...].firstIndex(of: 0x0a) else {
                 if buffer.count - position > limits.maxHeaderBytes {
-                    return .failure(HTTPParseError(400, "header section larger than \(limits.maxHeaderBytes) bytes"))
+                    return .failure(
+                        HTTPParseError(400, "header section larger than \(ByteCount.text(limits.maxHeaderBytes))"))
                 }
                 return .incomplete
             }
             if newline + 1 - position > limits.maxHeaderBytes {
-                return .failure(HTTPParseError(400, "header section larger than \(limits.maxHeaderBytes) bytes"))
+                return .failure(
+                    HTTPParseError(400, "header section larger than \(ByteCount.text(limits.maxHeaderBytes))"))
             }
             var end = newline
             if end > cursor && buffer[end - 1] == 0x0d { end -= 1 }
@@ -291,11 +299,13 @@ struct HTTPRequestParser: Sendable {
             guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else {
                 return .failure(HTTPParseError(400, "invalid header field name"))
             }
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
-            if value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7f }) {
+            let rawValue = line[line.index(after: colon)...]
+            if rawValue.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7f }) {
                 return .failure(HTTPParseError(400, "control character in a header field value"))
             }
-            headers.add(String(name), value)
+            // With every other control character refused, the whitespace around the value is
+            // spaces and tabs only.
+            headers.add(String(name), String(rawValue.trimmingASCIIWhitespace()))
         }
         let head = HTTPRequestHead(
             method: String(parts[0]), target: String(target), minorVersion: minor, headers: headers)
@@ -316,7 +326,8 @@ struct HTTPRequestParser: Sendable {
         return line
     }
 
-    /// `tchar` of RFC 9110 §5.6.2.
+    /// Whether a character may stand in a token (a method, a header field name): a letter, a
+    /// digit, or one of ``!#$%&'*+-.^_`|~``.
     private static func isTokenCharacter(_ character: Character) -> Bool {
         guard let ascii = character.asciiValue else { return false }
         switch ascii {

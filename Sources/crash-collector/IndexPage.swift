@@ -1,5 +1,3 @@
-import Foundation
-
 /// `GET /`: crash groups with their reports one click away, and analytics event counts.
 extension Collector {
     func indexPage() -> HTTPResponse {

@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -15,9 +16,11 @@ enum Listener {
 
     /// Binds and listens; returns the socket and the port it got (useful with port 0).
     static func open(host: String, port: Int) throws(SystemError) -> (fd: Int32, port: Int) {
-        guard let address = ipv4Address(host) else { throw SystemError(call: "inet_pton", path: host, code: EINVAL) }
+        guard let address = ipv4Address(host) else {
+            throw SystemError("use \(host) as an IPv4 address", errno: EINVAL)
+        }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SystemError(call: "socket", path: host, code: errno) }
+        guard fd >= 0 else { throw SystemError("open a socket", errno: errno) }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var socketAddress = sockaddr_in()
@@ -32,7 +35,7 @@ enum Listener {
         guard bound == 0, listen(fd, 128) == 0 else {
             let code = errno
             close(fd)
-            throw SystemError(call: "bind", path: "\(host):\(port)", code: code)
+            throw SystemError("listen on \(host):\(port)", errno: code)
         }
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)

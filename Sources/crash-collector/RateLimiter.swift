@@ -1,5 +1,3 @@
-import Foundation
-
 /// Token buckets per key: `perMinute` tokens refill evenly over a minute, up to `perMinute`.
 /// A value type with an explicit clock, so it is tested without waiting.
 struct RateLimiter: Sendable {

@@ -1,5 +1,5 @@
 import CrashReportFormat
-import Foundation
+import CrashReporterSupport
 
 /// What the collector lists about one stored report, and the crash group it belongs to.
 struct ReportSummary: Sendable, Equatable {
@@ -42,9 +42,10 @@ struct ReportSummary: Sendable, Equatable {
     }
 
     /// Reads back what ``json`` wrote; nil for anything else.
-    init?(json: JSON) {
-        guard case .string(let id)? = json["id"], ReportID.isValid(id), case .string(let time)? = json["time"],
-            case .int(let timeMs)? = json["time_ms"], case .string(let app)? = json["app"],
+    init?(json: JSONValue) {
+        guard case .string(let id)? = json["id"], UUIDBytes.isCanonical(id), case .string(let time)? = json["time"],
+            case .number(let number)? = json["time_ms"], let timeMs = number.exactly(Int64.self),
+            case .string(let app)? = json["app"],
             case .string(let version)? = json["version"], case .string(let signal)? = json["signal"],
             case .string(let topFrame)? = json["top_frame"], case .string(let signature)? = json["signature"]
         else { return nil }
@@ -58,9 +59,9 @@ struct ReportSummary: Sendable, Equatable {
         self.signature = signature
     }
 
-    var json: JSON {
+    var json: JSONValue {
         [
-            "id": .string(id), "time": .string(time), "time_ms": .int(timeMs), "app": .string(app),
+            "id": .string(id), "time": .string(time), "time_ms": .number(.int(timeMs)), "app": .string(app),
             "version": .string(version), "signal": .string(signal), "top_frame": .string(topFrame),
             "signature": .string(signature),
         ]

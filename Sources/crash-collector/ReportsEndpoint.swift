@@ -1,4 +1,5 @@
 import CrashReportFormat
+import CrashReporterSupport
 import Foundation
 
 /// The plain transport: `POST /api/reports` with the report file as written, and the views of
@@ -11,7 +12,7 @@ extension Collector {
         case .failure(let failure): return BodyDecoding.response(failure)
         }
         let claimed = request.headers["X-Crash-Report-ID"]
-        if let claimed, !ReportID.isValid(claimed) {
+        if let claimed, !UUIDBytes.isCanonical(claimed) {
             return rejected("X-Crash-Report-ID is not a UUID")
         }
         let report: CrashReport
@@ -20,7 +21,7 @@ extension Collector {
         } catch {
             return rejected(error.description)
         }
-        guard ReportID.isValid(report.reportID) else { return rejected("report_id is not a UUID") }
+        guard UUIDBytes.isCanonical(report.reportID) else { return rejected("report_id is not a UUID") }
         if let claimed, claimed.lowercased() != report.reportID.lowercased() {
             return rejected("X-Crash-Report-ID \(claimed) does not match the report's report_id \(report.reportID)")
         }
@@ -49,11 +50,12 @@ extension Collector {
 
     /// `GET /api/groups`: crash groups, the most frequent first.
     func listGroups() -> HTTPResponse {
-        let groups = CrashGroup.groups(of: reports.all()).map { group -> JSON in
+        let groups = CrashGroup.groups(of: reports.all()).map { group -> JSONValue in
             [
-                "signature": .string(group.signature), "count": JSON(group.count),
-                "first_seen": JSON(group.firstSeen?.time), "last_seen": JSON(group.lastSeen?.time),
-                "apps": .array(group.apps.map(JSON.string)), "versions": .array(group.versions.map(JSON.string)),
+                "signature": .string(group.signature), "count": JSONValue(group.count),
+                "first_seen": JSONValue(group.firstSeen?.time), "last_seen": JSONValue(group.lastSeen?.time),
+                "apps": .array(group.apps.map(JSONValue.string)),
+                "versions": .array(group.versions.map(JSONValue.string)),
                 "reports": .array(group.reports.map { .string($0.id) }),
             ]
         }

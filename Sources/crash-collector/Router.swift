@@ -1,5 +1,5 @@
 import CrashReportFormat
-import Foundation
+import CrashReporterSupport
 
 extension Collector {
     /// Routes a request to its endpoint; 404 for unknown paths, 405 for a wrong method.
@@ -62,6 +62,6 @@ extension Collector {
             plan.retryAfter = configuration.retryAfterSeconds
         }
         faults.set(plan.count > 0 ? plan : nil)
-        return .json(200, ["count": JSON(plan.count), "status": JSON(plan.status)])
+        return .json(200, ["count": JSONValue(plan.count), "status": JSONValue(plan.status)])
     }
 }

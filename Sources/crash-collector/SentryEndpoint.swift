@@ -1,4 +1,5 @@
 import CrashReportFormat
+import CrashReporterSupport
 import Foundation
 
 /// The Sentry transport: `POST /api/<project>/envelope/`.
@@ -15,7 +16,7 @@ extension Collector {
         case .success(let data): body = data
         case .failure(let failure): return BodyDecoding.response(failure)
         }
-        let envelope: (header: [String: Any], items: [(header: [String: Any], payload: Data)])
+        let envelope: (header: [String: JSONValue], items: [SentryEnvelopeParser.Item])
         do {
             envelope = try SentryEnvelopeParser.parse(body)
         } catch {
@@ -24,14 +25,14 @@ extension Collector {
         guard envelope.items.count <= Self.maxEnvelopeItems else {
             return sentryError(400, "invalid envelope: more than \(Self.maxEnvelopeItems) items")
         }
-        let headerID = envelope.header["event_id"].map { $0 as? String ?? "" }
+        let headerID = envelope.header["event_id"].map { $0.stringValue ?? "" }
         if headerID != nil && SentryEventID.normalized(headerID) == nil {
             return sentryError(400, "invalid envelope: event_id in the header is not a UUID")
         }
         var eventIDs: [String] = []
         var toStore: [(Data, String)] = []
-        for (index, item) in envelope.items.enumerated() where item.header["type"] as? String == "event" {
-            guard let event = JSON.parse(item.payload)?.objectValue else {
+        for (index, item) in envelope.items.enumerated() where item.header["type"]?.stringValue == "event" {
+            guard let event = (try? JSON.parse(item.payload))?.objectValue else {
                 return sentryError(400, "invalid envelope: item \(index): the event is not a JSON object")
             }
             let payloadID = event["event_id"].map { $0.stringValue ?? "" }
@@ -54,7 +55,7 @@ extension Collector {
             return sentryError(500, "cannot store the event")
         }
         let id = eventIDs.first ?? SentryEventID.normalized(headerID)
-        return .json(200, ["id": JSON(id)])
+        return .json(200, ["id": JSONValue(id)])
     }
 
     /// Items in one envelope, at most (Sentry sends a handful).

@@ -1,14 +1,15 @@
 import CrashReportFormat
+import CrashReporterSupport
 import Foundation
 
-/// Reads a Sentry envelope as Sentry's wire format defines it
-/// (develop.sentry.dev/sdk/data-model/envelopes/): a header line (a JSON object), then items,
-/// each an item header line (a JSON object with a `type`) followed by its payload. With a
-/// `length` the payload is exactly that many bytes (it may contain newlines) and is followed by
-/// a newline or the end; without one it runs to the next newline or the end. The final newline
-/// is optional. For the test receiver and the collector.
-public enum SentryEnvelopeParser {
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+/// Reads a Sentry envelope, the body of `POST /api/<project>/envelope/` (docs/sentry.md,
+/// "Envelope"): a header line (a JSON object), then items, each an item header line (a JSON
+/// object with a `type`) followed by its payload. With a `length` the payload is exactly that
+/// many bytes (it may contain newlines) and is followed by a newline or the end; without one it
+/// runs to the next newline or the end. The final newline is optional. The JSON lines are read
+/// with Support's parser; payloads are kept as bytes, for the endpoint to read as it needs.
+enum SentryEnvelopeParser {
+    enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case empty
         case invalidHeader(String)
         /// Item `index` (from 0): its header line is not a JSON object.
@@ -21,7 +22,7 @@ public enum SentryEnvelopeParser {
         /// Something other than a newline follows a payload of the given `length`.
         case missingNewline(index: Int)
 
-        public var description: String {
+        var description: String {
             switch self {
             case .empty: "the envelope is empty"
             case .invalidHeader(let reason): "the envelope header is not a JSON object: \(Text.safe(reason))"
@@ -36,9 +37,10 @@ public enum SentryEnvelopeParser {
         }
     }
 
-    public static func parse(_ data: Data) throws(Failure) -> (
-        header: [String: Any], items: [(header: [String: Any], payload: Data)]
-    ) {
+    /// One item: its header's members and its payload.
+    typealias Item = (header: [String: JSONValue], payload: Data)
+
+    static func parse(_ data: Data) throws(Failure) -> (header: [String: JSONValue], items: [Item]) {
         let bytes = [UInt8](data)
         guard !bytes.isEmpty else { throw .empty }
         var position = 0
@@ -50,30 +52,29 @@ public enum SentryEnvelopeParser {
             return slice
         }
 
-        let header: [String: Any]
+        let header: [String: JSONValue]
         switch object(line()) {
         case .success(let value): header = value
         case .failure(let reason): throw .invalidHeader(reason.text)
         }
 
-        var items: [(header: [String: Any], payload: Data)] = []
+        var items: [Item] = []
         while position < bytes.count {
             let index = items.count
-            let itemHeader: [String: Any]
-            let headerBytes = line()
-            let headerLine = Data(headerBytes)
-            switch object(headerBytes) {
+            let itemHeader: [String: JSONValue]
+            switch object(line()) {
             case .success(let value): itemHeader = value
             case .failure(let reason): throw .invalidItemHeader(index: index, reason: reason.text)
             }
-            guard let type = itemHeader["type"] as? String, !type.isEmpty else { throw .missingItemType(index: index) }
+            guard case .string(let type)? = itemHeader["type"], !type.isEmpty else {
+                throw .missingItemType(index: index)
+            }
             let payload: Data
-            if itemHeader["length"] != nil {
-                // Decoded strictly: `true`, `1.5` and `"2"` are not lengths (NSNumber would
-                // take them all).
-                guard let length = try? JSONDecoder().decode(DeclaredLength.self, from: headerLine).length,
-                    length >= 0
-                else { throw .invalidLength(index: index) }
+            if let declared = itemHeader["length"] {
+                // Strictly a number without a fraction: `true`, `1.5` and `"2"` are not lengths.
+                guard case .number(let number) = declared, let length = number.exactly(Int.self), length >= 0 else {
+                    throw .invalidLength(index: index)
+                }
                 let available = bytes.count - position
                 guard length <= available else {
                     throw .truncatedPayload(index: index, length: length, available: available)
@@ -92,22 +93,14 @@ public enum SentryEnvelopeParser {
         return (header, items)
     }
 
-    private struct DeclaredLength: Decodable {
-        var length: Int
-    }
-
     private struct Reason: Error {
         var text: String
     }
 
-    private static func object(_ line: ArraySlice<UInt8>) -> Result<[String: Any], Reason> {
+    private static func object(_ line: ArraySlice<UInt8>) -> Result<[String: JSONValue], Reason> {
         guard !line.isEmpty else { return .failure(Reason(text: "empty line")) }
-        do {
-            let value = try JSONSerialization.jsonObject(with: Data(line), options: [])
-            guard let object = value as? [String: Any] else { return .failure(Reason(text: "not an object")) }
-            return .success(object)
-        } catch {
-            return .failure(Reason(text: "not JSON"))
-        }
+        guard let value = try? JSON.parse(line) else { return .failure(Reason(text: "not JSON")) }
+        guard case .object(let members) = value else { return .failure(Reason(text: "not an object")) }
+        return .success(members)
     }
 }

@@ -1,22 +1,23 @@
+import CrashReporterSupport
 import Foundation
-import Synchronization
 
 /// Sentry events as `DATA/events-sentry/<event_id>.json`, one file per event id.
 final class SentryEventStore: Sendable {
     let directory: String
-    private let count = Mutex(0)
+    private let count = Lock(0)
 
-    init(dataDirectory: String) throws(SystemError) {
+    init(dataDirectory: String) throws(FileError) {
         directory = dataDirectory + "/events-sentry"
-        try DurableFile.makeDirectory(directory)
-        DurableFile.removeTemporaryFiles(in: directory)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        try DataDirectory.create(directory)
+        DataDirectory.removeStaleTemporaryFiles(in: directory)
+        let names = (try? FileSystem.contentsOfDirectory(directory)) ?? []
         count.withLock { $0 = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.count }
     }
 
     /// Stores the event unless one with that id is stored; true when it is new.
-    func store(_ payload: Data, eventID: String) throws(SystemError) -> Bool {
-        let outcome = try DurableFile.create(payload, name: "\(eventID).json", in: directory)
+    func store(_ payload: Data, eventID: String) throws(FileError) -> Bool {
+        let path = "\(directory)/\(eventID).json"
+        let outcome = try FileSystem.createExclusively(payload, at: path, mode: DataDirectory.fileMode)
         if outcome == .created { count.withLock { $0 += 1 } }
         return outcome == .created
     }

@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,6 +1,6 @@
 import CrashReportFormat
+import CrashReporterSupport
 import CrashSymbolication
-import Synchronization
 
 /// Stored reports as people read them: symbolicated with the binaries on the collector's own
 /// machine (`Symbolicator`: only an image whose file is at the report's path with the same
@@ -24,7 +24,7 @@ final class SymbolicatedViews: Sendable {
     static let capacity = 1024
 
     private let symbolicator: Symbolicator
-    private let views = Mutex<(byID: [String: View], order: [String])>(([:], []))
+    private let views = Lock<(byID: [String: View], order: [String])>(([:], []))
 
     init(symbolicator: Symbolicator = Symbolicator()) {
         self.symbolicator = symbolicator

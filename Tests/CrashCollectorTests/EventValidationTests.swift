@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Foundation
 import Testing
 
@@ -7,18 +8,18 @@ import Testing
     /// 2026-10-23T12:00:00Z
     static let now = 1_792_756_800.0
 
-    static func event(_ changes: [String: JSON?] = [:]) -> JSON {
-        var members: [String: JSON] = [
+    static func event(_ changes: [String: JSONValue?] = [:]) -> JSONValue {
+        var members: [String: JSONValue] = [
             "event_id": "0b6f6a3e-3c3e-4d8a-8f6e-1f9b8a2c7d10", "name": "purchase_completed",
             "anonymous_id": "C5E1B0B2-4F7A-4E0F-9C1D-2A6B7E8F9012", "occurred_at": "2026-10-23T11:59:00.512Z",
-            "properties": ["product_id": "pro_yearly", "price": .double(39.99), "trial": true, "n": .null],
-            "context": ["app_version": "2.4.0", "unknown": "x", "locale": .int(5)],
+            "properties": ["product_id": "pro_yearly", "price": .number(.double(39.99)), "trial": true, "n": .null],
+            "context": ["app_version": "2.4.0", "unknown": "x", "locale": .number(.int(5))],
         ]
         for (key, value) in changes { members[key] = value }
         return .object(members)
     }
 
-    private func code(_ event: JSON) -> EventValidation.Code? {
+    private func code(_ event: JSONValue) -> EventValidation.Code? {
         if case .failure(let rejection) = EventValidation.validate(event, now: Self.now) { return rejection.code }
         return nil
     }
@@ -38,7 +39,7 @@ import Testing
         #expect(code(Self.event(["name": nil])) == .invalidName)
         #expect(code(Self.event(["name": "has space"])) == .invalidName)
         #expect(code(Self.event(["name": .string(String(repeating: "a", count: 65))])) == .invalidName)
-        #expect(code(Self.event(["name": .int(3)])) == .invalidName)
+        #expect(code(Self.event(["name": .number(.int(3))])) == .invalidName)
         #expect(code(Self.event(["name": "$"])) == .invalidName)
         #expect(code(Self.event(["name": "$session_start"])) == .reservedName)
         #expect(code(Self.event(["name": .string("$" + String(repeating: "a", count: 63))])) == .reservedName)
@@ -47,7 +48,7 @@ import Testing
         #expect(code(Self.event(["event_id": "not-a-uuid"])) == .invalidID)
         #expect(code(Self.event(["anonymous_id": ""])) == .invalidID)
         #expect(code(Self.event(["anonymous_id": .string(String(repeating: "a", count: 129))])) == .invalidID)
-        #expect(code(Self.event(["user_id": .int(7)])) == .invalidID)
+        #expect(code(Self.event(["user_id": .number(.int(7))])) == .invalidID)
         #expect(code(Self.event(["user_id": ""])) == .invalidID)
         #expect(code(Self.event(["user_id": .null])) == nil)
         #expect(code(Self.event(["occurred_at": nil])) == .invalidTimestamp)
@@ -62,13 +63,16 @@ import Testing
         #expect(
             code(Self.event(["properties": ["s": .string(String(repeating: "x", count: 1025))]])) == .invalidProperties)
         #expect(code(Self.event(["properties": ["s": .string(String(repeating: "x", count: 1024))]])) == nil)
-        let fifty = JSON.object(Dictionary(uniqueKeysWithValues: (0..<50).map { ("k\($0)", JSON.int(Int64($0))) }))
-        let fiftyOne = JSON.object(Dictionary(uniqueKeysWithValues: (0..<51).map { ("k\($0)", JSON.int(Int64($0))) }))
+        let fifty = JSONValue.object(
+            Dictionary(uniqueKeysWithValues: (0..<50).map { ("k\($0)", JSONValue.number(.int(Int64($0)))) }))
+        let fiftyOne = JSONValue.object(
+            Dictionary(uniqueKeysWithValues: (0..<51).map { ("k\($0)", JSONValue.number(.int(Int64($0)))) }))
         #expect(code(Self.event(["properties": fifty])) == nil)
         #expect(code(Self.event(["properties": fiftyOne])) == .tooManyProperties)
-        let big = JSON.object(
+        let big = JSONValue.object(
             Dictionary(
-                uniqueKeysWithValues: (0..<10).map { ("k\($0)", JSON.string(String(repeating: "x", count: 1000))) }))
+                uniqueKeysWithValues: (0..<10).map { ("k\($0)", JSONValue.string(String(repeating: "x", count: 1000))) }
+            ))
         #expect(code(Self.event(["properties": big])) == .eventTooLarge)
     }
 
@@ -89,17 +93,18 @@ import Testing
     }
 
     @Test func timestamps() {
-        #expect(Timestamp.parse("1970-01-01T00:00:00Z") == 0)
-        #expect(Timestamp.parse("2026-10-23T12:00:00.123Z").map { abs($0 - 1_792_756_800.123) < 1e-6 } == true)
-        #expect(Timestamp.parse("2026-10-23T15:00:00+03:00") == 1_792_756_800)
-        #expect(Timestamp.parse("2026-10-23T10:30:00-0130") == 1_792_756_800)
-        #expect(Timestamp.parse("2024-02-29T00:00:00Z") != nil)
-        #expect(Timestamp.parse("2023-02-29T00:00:00Z") == nil)
-        #expect(Timestamp.parse("2026-10-23T12:00:00") == nil)
-        #expect(Timestamp.parse("2026-10-23T12:00:00Zjunk") == nil)
-        #expect(Timestamp.parse("2026-10-23T24:00:00Z") == nil)
-        #expect(Timestamp.parse("") == nil)
-        #expect(Timestamp.format(1_792_756_800.5) == "2026-10-23T12:00:00.500Z")
+        #expect(Timestamp(iso8601: "1970-01-01T00:00:00Z")?.seconds == 0)
+        #expect(
+            Timestamp(iso8601: "2026-10-23T12:00:00.123Z").map { abs($0.seconds - 1_792_756_800.123) < 1e-6 } == true)
+        #expect(Timestamp(iso8601: "2026-10-23T15:00:00+03:00")?.seconds == 1_792_756_800)
+        #expect(Timestamp(iso8601: "2026-10-23T10:30:00-0130")?.seconds == 1_792_756_800)
+        #expect(Timestamp(iso8601: "2024-02-29T00:00:00Z") != nil)
+        #expect(Timestamp(iso8601: "2023-02-29T00:00:00Z") == nil)
+        #expect(Timestamp(iso8601: "2026-10-23T12:00:00") == nil)
+        #expect(Timestamp(iso8601: "2026-10-23T12:00:00Zjunk") == nil)
+        #expect(Timestamp(iso8601: "2026-10-23T24:00:00Z") == nil)
+        #expect(Timestamp(iso8601: "") == nil)
+        #expect(Timestamp(seconds: 1_792_756_800.5).iso8601 == "2026-10-23T12:00:00.500Z")
     }
 
     @Test func rateLimiterWaitsAndRefills() {

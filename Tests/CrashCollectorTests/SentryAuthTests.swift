@@ -4,7 +4,7 @@ import Testing
 @testable import crash_collector
 
 /// What the collector reads itself around an envelope (the envelope is `SentryEnvelopeParser`'s,
-/// tested in CrashReportTests): the auth header's key and the event id that names the file.
+/// tested in SentryEnvelopeParserTests): the auth header's key and the event id that names the file.
 @Suite struct SentryAuthTests {
     @Test func authKeyFromHeaderOrQuery() {
         #expect(

@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Foundation
 import Testing
 
@@ -5,8 +6,7 @@ import Testing
 
 @Suite("Sentry envelope parser")
 struct SentryEnvelopeParserTests {
-    static func parse(_ text: String) throws -> (header: [String: Any], items: [(header: [String: Any], payload: Data)])
-    {
+    static func parse(_ text: String) throws -> (header: [String: JSONValue], items: [SentryEnvelopeParser.Item]) {
         try SentryEnvelopeParser.parse(Data(text.utf8))
     }
 
@@ -19,9 +19,9 @@ struct SentryEnvelopeParserTests {
             + "{\"type\":\"attachment\",\"length\":0}\n\n"
             + "{\"type\":\"session\"}\n{}"
         let envelope = try Self.parse(text)
-        #expect(envelope.header["event_id"] as? String == "9ec79c33ec9942ab8353589fcb2e04dc")
+        #expect(envelope.header["event_id"]?.stringValue == "9ec79c33ec9942ab8353589fcb2e04dc")
         #expect(
-            envelope.items.map { $0.header["type"] as? String } == ["attachment", "event", "attachment", "session"])
+            envelope.items.map { $0.header["type"]?.stringValue } == ["attachment", "event", "attachment", "session"])
         #expect(
             envelope.items.map { String(decoding: $0.payload, as: UTF8.self) } == [
                 "hello\nworl", "{\"message\":\"hi\"}", "", "{}",

@@ -48,7 +48,7 @@ struct CrashReportCLITests {
             ["export", "--format", "sentry-envelope", ReportStore.id(of: fatal)], sandbox)
         #expect(export.exitCode == 0)
         let envelope = try SentryEnvelopeParser.parse(Data(export.stdout.utf8))
-        #expect(envelope.items.first?.header["type"] as? String == "event")
+        #expect(envelope.items.first?.header["type"]?.stringValue == "event")
         let event = try #require(try JSONSerialization.jsonObject(with: envelope.items[0].payload) as? [String: Any])
         #expect(event["level"] as? String == "fatal")
         #expect(event["platform"] as? String == "native")
