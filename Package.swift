@@ -92,7 +92,12 @@ let package = Package(
         ),
 
         // MARK: Tests: one target per module, plus integration tests that crash real processes.
-        .target(name: "TestSupport", dependencies: ["CrashReportFormat", "Tracking"], path: "Tests/TestSupport"),
+        // Shared by the test targets: fixtures, loopback servers (the Python scripts in Scripts/),
+        // test certificates.
+        .target(
+            name: "TestSupport", dependencies: ["CrashReportFormat", "Tracking"], path: "Tests/TestSupport",
+            exclude: ["Scripts"]
+        ),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TrackingTestKit", "TestSupport"]),
         .testTarget(
             name: "TrackingEventsAPITests",
@@ -115,10 +120,11 @@ let package = Package(
             name: "CrashCollectorTests", dependencies: ["crash-collector", "CrashReportFormat"], exclude: ["Fixtures"]
         ),
         .testTarget(
-            name: "IntegrationTests", dependencies: ["CrashReportFormat", "CrashReportDelivery", "crash-collector"],
-            exclude: ["Support"]
+            name: "IntegrationTests",
+            dependencies: ["CrashReportFormat", "CrashReportDelivery", "crash-collector", "TestSupport"]
         ),
-        .testTarget(name: "CrashReporterHTTPTests", dependencies: ["CrashReporterHTTP"], exclude: ["Support"]),
+        .testTarget(
+            name: "CrashReporterHTTPTests", dependencies: ["CrashReporterHTTP", "TestSupport"], exclude: ["Support"]),
         .testTarget(name: "CrashReporterSupportTests", dependencies: ["CrashReporterSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import CrashReportDelivery
 import Foundation
+import TestSupport
 import Testing
 
 @testable import crash_collector

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The next launch delivers what the last crash left, against a receiver that fails on
