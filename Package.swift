@@ -25,7 +25,10 @@ let package = Package(
         // MARK: Tools: the review CLI and the local receiver (which owns the receiver-only parsers).
         .executableTarget(
             name: "crashreport",
-            dependencies: ["CrashReportDelivery", "CrashSymbolication", "CrashReportSentry", "CrashReportFormat"]
+            dependencies: [
+                "CrashReportDelivery", "CrashSymbolication", "CrashReportSentry", "CrashReportFormat",
+                "CrashReporterSupport",
+            ]
         ),
         .executableTarget(
             name: "crash-collector",
@@ -38,11 +41,15 @@ let package = Package(
             name: "CrashReporter",
             dependencies: [
                 "CCrashReporter", "Tracking", "CrashReportDelivery", "CrashReportSentry", "CrashSymbolication",
+                "CrashReporterSupport",
             ]
         ),
 
         // MARK: Delivery: transports, retry policy, the pending-report store; the analytics provider.
-        .target(name: "CrashReportDelivery", dependencies: ["CrashReportSentry", "CrashReportFormat"]),
+        .target(
+            name: "CrashReportDelivery",
+            dependencies: ["CrashReportSentry", "CrashReportFormat", "CrashReporterHTTP", "CrashReporterSupport"]
+        ),
         .target(name: "TrackingEventsAPI", dependencies: ["Tracking"]),
 
         // MARK: HTTP: the Foundation-free client of crash delivery and the events API, and TLS from the
@@ -114,7 +121,12 @@ let package = Package(
             dependencies: ["CrashReportSentry", "CrashReportFormat", "CrashReporterSupport", "TestSupport"]
         ),
         .testTarget(
-            name: "CrashReportDeliveryTests", dependencies: ["CrashReportDelivery", "CrashReportFormat"]),
+            name: "CrashReportDeliveryTests",
+            dependencies: [
+                "CrashReportDelivery", "CrashReportFormat", "CrashReportSentry", "CrashReporterHTTP",
+                "CrashReporterSupport", "TestSupport",
+            ]
+        ),
         .testTarget(name: "CrashReportToolTests", dependencies: ["crashreport", "CrashReportFormat", "TestSupport"]),
         .testTarget(
             name: "CrashCollectorTests", dependencies: ["crash-collector", "CrashReportFormat"], exclude: ["Fixtures"]
