@@ -127,7 +127,10 @@ let package = Package(
                 "CrashReporterSupport", "TestSupport",
             ]
         ),
-        .testTarget(name: "CrashReportToolTests", dependencies: ["crashreport", "CrashReportFormat", "TestSupport"]),
+        .testTarget(
+            name: "CrashReportToolTests",
+            dependencies: ["crashreport", "CrashReportFormat", "CrashReporter", "TestSupport"]
+        ),
         .testTarget(
             name: "CrashCollectorTests", dependencies: ["crash-collector", "CrashReportFormat"], exclude: ["Fixtures"]
         ),

@@ -132,6 +132,18 @@ struct RetryAfterTests {
                 == 90,
             "the longer wait wins")
     }
+
+    @Test("every occurrence of a repeated header counts")
+    func repeatedHeaders() {
+        var headers = HTTPHeaders()
+        headers.append("X-Sentry-Rate-Limits", "10:error:project")
+        headers.append("x-sentry-rate-limits", "45:default:organization")
+        headers.append("X-Sentry-Rate-Limits", "600:transaction:key")
+        #expect(RetryAfter.parse(headers: headers, now: now) == 45)
+        headers.append("Retry-After", "soon")
+        headers.append("Retry-After", "70")
+        #expect(RetryAfter.parse(headers: headers, now: now) == 70, "an unreadable one does not hide the next")
+    }
 }
 
 @Suite("Report store")
