@@ -25,7 +25,10 @@ let package = Package(
         // MARK: Tools: the review CLI and the local receiver (which owns the receiver-only parsers).
         .executableTarget(
             name: "crashreport",
-            dependencies: ["CrashReportDelivery", "CrashSymbolication", "CrashReportSentry", "CrashReportFormat"]
+            dependencies: [
+                "CrashReportDelivery", "CrashSymbolication", "CrashReportSentry", "CrashReportFormat",
+                "CrashReporterSupport",
+            ]
         ),
         .executableTarget(
             name: "crash-collector",
@@ -40,11 +43,15 @@ let package = Package(
             name: "CrashReporter",
             dependencies: [
                 "CCrashReporter", "Tracking", "CrashReportDelivery", "CrashReportSentry", "CrashSymbolication",
+                "CrashReporterSupport",
             ]
         ),
 
         // MARK: Delivery: transports, retry policy, the pending-report store; the analytics provider.
-        .target(name: "CrashReportDelivery", dependencies: ["CrashReportSentry", "CrashReportFormat"]),
+        .target(
+            name: "CrashReportDelivery",
+            dependencies: ["CrashReportSentry", "CrashReportFormat", "CrashReporterHTTP", "CrashReporterSupport"]
+        ),
         .target(name: "TrackingEventsAPI", dependencies: ["Tracking"]),
 
         // MARK: HTTP: the Foundation-free client of crash delivery and the events API, and TLS from the
@@ -94,7 +101,12 @@ let package = Package(
         ),
 
         // MARK: Tests: one target per module, plus integration tests that crash real processes.
-        .target(name: "TestSupport", dependencies: ["CrashReportFormat", "Tracking"], path: "Tests/TestSupport"),
+        // Shared by the test targets: fixtures, loopback servers (the Python scripts in Scripts/),
+        // test certificates.
+        .target(
+            name: "TestSupport", dependencies: ["CrashReportFormat", "Tracking"], path: "Tests/TestSupport",
+            exclude: ["Scripts"]
+        ),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TrackingTestKit", "TestSupport"]),
         .testTarget(
             name: "TrackingEventsAPITests",
@@ -111,18 +123,27 @@ let package = Package(
             dependencies: ["CrashReportSentry", "CrashReportFormat", "CrashReporterSupport", "TestSupport"]
         ),
         .testTarget(
-            name: "CrashReportDeliveryTests", dependencies: ["CrashReportDelivery", "CrashReportFormat"]),
-        .testTarget(name: "CrashReportToolTests", dependencies: ["crashreport", "CrashReportFormat", "TestSupport"]),
+            name: "CrashReportDeliveryTests",
+            dependencies: [
+                "CrashReportDelivery", "CrashReportFormat", "CrashReportSentry", "CrashReporterHTTP",
+                "CrashReporterSupport", "TestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "CrashReportToolTests",
+            dependencies: ["crashreport", "CrashReportFormat", "CrashReporter", "TestSupport"]
+        ),
         .testTarget(
             name: "CrashCollectorTests",
             dependencies: ["crash-collector", "CrashReportFormat", "CrashReporterSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
-            name: "IntegrationTests", dependencies: ["CrashReportFormat", "CrashReportDelivery", "crash-collector"],
-            exclude: ["Support"]
+            name: "IntegrationTests",
+            dependencies: ["CrashReportFormat", "CrashReportDelivery", "crash-collector", "TestSupport"]
         ),
-        .testTarget(name: "CrashReporterHTTPTests", dependencies: ["CrashReporterHTTP"], exclude: ["Support"]),
+        .testTarget(
+            name: "CrashReporterHTTPTests", dependencies: ["CrashReporterHTTP", "TestSupport"], exclude: ["Support"]),
         .testTarget(name: "CrashReporterSupportTests", dependencies: ["CrashReporterSupport"]),
     ]
 )

@@ -1,41 +1,49 @@
-import CrashReportFormat
-import Foundation
+import CrashReporterSupport
 
 /// The crash-reporting choice as it is stored: `<state>/crash-reporting.consent` holding
 /// `enabled` or `disabled` (absent until the user chooses), and the operators' override
 /// `CRASH_REPORTER_DISABLED`. Read here so that the service (`CrashReportingConsent`) and
 /// `crashreport upload` apply one rule.
-public enum CrashReportingChoice {
-    public static let fileName = "crash-reporting.consent"
+package enum CrashReportingChoice {
+    package static let fileName = "crash-reporting.consent"
+
+    /// The operators' override: `1`, `true`, `yes`, `on` turn crash reporting off; `0`,
+    /// `false`, `no`, `off` (or nothing) leave it to the user's choice.
+    package static let disabledVariable = "CRASH_REPORTER_DISABLED"
 
     /// The stored choice, nil when the user never chose (or the file is unreadable).
-    public static func stored(stateDirectory: String) -> Bool? {
-        guard let data = FileManager.default.contents(atPath: stateDirectory + "/" + fileName),
-            let text = String(data: data, encoding: .utf8)
-        else { return nil }
-        switch text.trimmingCharacters(in: .whitespacesAndNewlines) {
+    package static func stored(stateDirectory: String) -> Bool? {
+        // The file holds one word; anything much larger is not ours.
+        guard let bytes = try? FileSystem.read(path(stateDirectory), limit: 4096) else { return nil }
+        switch String(decoding: bytes, as: UTF8.self).trimmingASCIIWhitespace() {
         case "enabled": return true
         case "disabled": return false
         default: return nil
         }
     }
 
+    /// Whether the operator turned crash reporting off, by the one rule for
+    /// `CRASH_REPORTER_DISABLED` (`Setting.boolean`). A value that breaks it is refused by
+    /// `DeliveryConfiguration` when the service starts or `crashreport upload` runs.
+    package static func operatorDisabled(environment: [String: String]) throws(SettingError) -> Bool {
+        try Setting.boolean(environment[disabledVariable], name: disabledVariable) ?? false
+    }
+
     /// Whether crash reports are captured and delivered: on unless the operator or the user
-    /// turned them off.
-    public static func isEnabled(stateDirectory: String, environment: [String: String]) -> Bool {
-        if let value = environment["CRASH_REPORTER_DISABLED"], isTrue(value) { return false }
+    /// turned them off. An unreadable `CRASH_REPORTER_DISABLED` counts as off: the operator
+    /// meant something, and sending nothing is the safe reading.
+    package static func isEnabled(stateDirectory: String, environment: [String: String]) -> Bool {
+        if (try? operatorDisabled(environment: environment)) != false { return false }
         return stored(stateDirectory: stateDirectory) ?? true
     }
 
-    /// Stores the choice, atomically.
-    public static func store(enabled: Bool, stateDirectory: String) throws {
-        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
-        try AtomicFile.write(
-            Data((enabled ? "enabled\n" : "disabled\n").utf8), to: URL(fileURLWithPath: stateDirectory + "/" + fileName)
-        )
+    /// Stores the choice, atomically and durably (it must survive a power cut), creating the
+    /// state directory when needed.
+    package static func store(enabled: Bool, stateDirectory: String) throws(FileError) {
+        try FileSystem.createDirectory(stateDirectory)
+        try FileSystem.writeAtomically(
+            Array((enabled ? "enabled\n" : "disabled\n").utf8), to: path(stateDirectory), durable: true)
     }
 
-    static func isTrue(_ value: String) -> Bool {
-        ["1", "true", "yes", "on"].contains(value.lowercased())
-    }
+    private static func path(_ stateDirectory: String) -> String { stateDirectory + "/" + fileName }
 }

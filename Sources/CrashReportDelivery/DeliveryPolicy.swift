@@ -1,47 +1,24 @@
-import Foundation
+import CrashReporterSupport
+import Glibc
 
 /// What happened when a report was offered to a server.
-public enum DeliveryOutcome: Sendable, Equatable {
-    /// The server answered with this status. `retryAfter` is what it asked us to wait
-    /// (`Retry-After`, or Sentry's `X-Sentry-Rate-Limits` for errors), `reason` its words.
-    case response(status: Int, retryAfter: TimeInterval?, reason: String)
-    /// No answer: refused, reset, timed out, DNS failure…
+package enum DeliveryOutcome: Sendable, Equatable {
+    /// The server answered with this status. `retryAfter` is what it asked us to wait, in
+    /// seconds (`Retry-After`, or Sentry's `X-Sentry-Rate-Limits` for errors), `reason` its words.
+    case response(status: Int, retryAfter: Double?, reason: String)
+    /// No answer: refused, reset, timed out, DNS or TLS failure… with the reason on one line.
     case networkError(String)
 }
 
-/// The delivery state of one report, kept next to it on disk so that it survives restarts.
-public struct DeliveryState: Codable, Sendable, Equatable {
-    public var attempts: Int
-    /// When the report was first offered (the age limit counts from here).
-    public var firstAttempt: Date?
-    /// Not before this time.
-    public var nextAttempt: Date?
-    public var lastError: String?
-
-    public init(attempts: Int = 0, firstAttempt: Date? = nil, nextAttempt: Date? = nil, lastError: String? = nil) {
-        self.attempts = attempts
-        self.firstAttempt = firstAttempt
-        self.nextAttempt = nextAttempt
-        self.lastError = lastError
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case attempts
-        case firstAttempt = "first_attempt"
-        case nextAttempt = "next_attempt"
-        case lastError = "last_error"
-    }
-}
-
 /// What to do with a report after an outcome.
-public enum DeliveryDecision: Sendable, Equatable {
+package enum DeliveryDecision: Sendable, Equatable {
     case delivered
-    case retry(at: Date, state: DeliveryState)
+    case retry(at: Timestamp, state: DeliveryState)
     case reject(status: Int?, reason: String)
 }
 
 /// The retry rules as a pure value: no clock, no randomness of its own, no I/O, so that every
-/// rule is tested directly.
+/// rule is tested directly. Delays are in seconds.
 ///
 /// - 2xx: delivered.
 /// - No answer, 408, 429 or 5xx: kept and retried after `base · 2^(attempts-1)` seconds,
@@ -49,22 +26,22 @@ public enum DeliveryDecision: Sendable, Equatable {
 ///   limit) is honoured when longer, up to `maximumServerDelay`.
 /// - Any other 4xx: rejected for good, with the status and the server's reason.
 /// - After `maximumAttempts` or once the report has been retried for `maximumAge`: rejected.
-public struct DeliveryPolicy: Sendable, Equatable {
-    public var baseDelay: TimeInterval
-    public var maximumDelay: TimeInterval
-    public var maximumServerDelay: TimeInterval
+package struct DeliveryPolicy: Sendable, Equatable {
+    package var baseDelay: Double
+    package var maximumDelay: Double
+    package var maximumServerDelay: Double
     /// Fraction of the delay added or removed at random (0.2 = ±20 %).
-    public var jitter: Double
-    public var maximumAttempts: Int
-    public var maximumAge: TimeInterval
+    package var jitter: Double
+    package var maximumAttempts: Int
+    package var maximumAge: Double
 
-    public init(
-        baseDelay: TimeInterval = 30,
-        maximumDelay: TimeInterval = 6 * 3600,
-        maximumServerDelay: TimeInterval = 24 * 3600,
+    package init(
+        baseDelay: Double = 30,
+        maximumDelay: Double = 6 * 3600,
+        maximumServerDelay: Double = 24 * 3600,
         jitter: Double = 0.2,
         maximumAttempts: Int = 30,
-        maximumAge: TimeInterval = 30 * 86400
+        maximumAge: Double = 30 * 86400
     ) {
         self.baseDelay = baseDelay
         self.maximumDelay = maximumDelay
@@ -76,12 +53,13 @@ public struct DeliveryPolicy: Sendable, Equatable {
 
     /// The decision for `outcome` of an attempt made at `now` on a report in `state`.
     /// `random` is a number in 0..<1 (the jitter's draw).
-    public func decide(_ outcome: DeliveryOutcome, state: DeliveryState, now: Date, random: Double) -> DeliveryDecision
-    {
+    package func decide(
+        _ outcome: DeliveryOutcome, state: DeliveryState, now: Timestamp, random: Double
+    ) -> DeliveryDecision {
         var next = state
         next.attempts += 1
         next.firstAttempt = state.firstAttempt ?? now
-        let serverDelay: TimeInterval?
+        let serverDelay: Double?
         switch outcome {
         case .response(let status, _, _) where (200..<300).contains(status):
             return .delivered
@@ -98,19 +76,19 @@ public struct DeliveryPolicy: Sendable, Equatable {
             return .reject(
                 status: nil, reason: "gave up after \(next.attempts) attempts; last: \(next.lastError ?? "")")
         }
-        if let first = next.firstAttempt, now.timeIntervalSince(first) >= maximumAge {
+        if let first = next.firstAttempt, now.seconds(since: first) >= maximumAge {
             return .reject(
                 status: nil, reason: "gave up after \(Int(maximumAge / 86400)) days; last: \(next.lastError ?? "")")
         }
         var delay = backoff(attempts: next.attempts, random: random)
         if let serverDelay { delay = Swift.max(delay, Swift.min(serverDelay, maximumServerDelay)) }
-        let at = now.addingTimeInterval(delay)
+        let at = now.adding(seconds: delay)
         next.nextAttempt = at
         return .retry(at: at, state: next)
     }
 
-    /// The backoff before attempt `attempts + 1`, jittered.
-    public func backoff(attempts: Int, random: Double) -> TimeInterval {
+    /// The backoff in seconds before attempt `attempts + 1`, jittered.
+    package func backoff(attempts: Int, random: Double) -> Double {
         let exponent = Double(Swift.min(Swift.max(attempts - 1, 0), 40))
         let raw = Swift.min(baseDelay * pow(2, exponent), maximumDelay)
         let spread = raw * jitter * (2 * Swift.min(Swift.max(random, 0), 1) - 1)
@@ -118,7 +96,7 @@ public struct DeliveryPolicy: Sendable, Equatable {
     }
 
     /// 408, 429 and 5xx are worth retrying; any other 4xx is a verdict on the report.
-    public static func isTransient(_ status: Int) -> Bool {
+    package static func isTransient(_ status: Int) -> Bool {
         status == 408 || status == 429 || (500..<600).contains(status)
     }
 }

@@ -1,25 +1,25 @@
-import Foundation
+import Glibc
 
 /// An exclusive, non-blocking `flock` on `<state>/delivery.lock`: two processes of the same
 /// service never work through the same reports at once. The kernel drops the lock when the
 /// holder dies, so a crash never leaves it stuck.
-public final class DirectoryLock: @unchecked Sendable {
-    private let fd: Int32
+package final class DirectoryLock: Sendable {
+    private let descriptor: Int32
 
-    /// Takes the lock, or returns nil when another process holds it.
-    public init?(stateDirectory: URL) {
-        let path = stateDirectory.appendingPathComponent("delivery.lock").path
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            close(fd)
+    /// Takes the lock, or returns nil when another process holds it (or the file cannot be
+    /// opened: then nobody can deliver from this directory anyway).
+    package init?(stateDirectory: String) {
+        let descriptor = open(stateDirectory + "/delivery.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return nil }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
             return nil
         }
-        self.fd = fd
+        self.descriptor = descriptor
     }
 
     deinit {
-        flock(fd, LOCK_UN)
-        close(fd)
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
     }
 }

@@ -1,32 +1,32 @@
-import CrashReportFormat
-import Foundation
+import CrashReporterHTTP
 
 /// The plain transport: the report file as written, POSTed to a URL, with its id in
 /// `X-Crash-Report-ID` so that the receiver can drop a repeat (the same id on every retry).
-public struct HTTPEndpointTransport: ReportTransport {
-    public let url: URL
-    public var timeout: TimeInterval
+package struct HTTPEndpointTransport: ReportTransport {
+    package let url: HTTPURL
+    /// Seconds the whole exchange may take (connect, TLS, send, the complete answer).
+    package var timeout: Double
+    private let client: HTTPClient
 
-    public init(url: URL, timeout: TimeInterval = 30) {
+    /// A transport to `url`. The client's proxies and trust store (`SSL_CERT_FILE`,
+    /// `SSL_CERT_DIR`) come from `environment`, the process's when nil.
+    package init(url: HTTPURL, timeout: Double = 30, environment: [String: String]? = nil) {
         self.url = url
         self.timeout = timeout
+        self.client = HTTPClient(userAgent: CrashReportVersion.userAgent, environment: environment)
     }
 
-    public var wantsSymbols: Bool { false }
+    package var wantsSymbols: Bool { false }
 
-    public func send(_ report: OutgoingReport) -> DeliveryOutcome {
-        HTTPClient(timeout: timeout).post(
-            url: url,
+    package func send(_ report: OutgoingReport) -> DeliveryOutcome {
+        let request = HTTPRequest(
+            url: url, method: "POST",
             headers: [
                 "Content-Type": "application/gzip",
                 "X-Crash-Report-ID": report.id,
-                "User-Agent": "swift-crash-reporter/\(CrashReportVersion.current)",
+                "User-Agent": CrashReportVersion.userAgent,
             ],
-            body: report.fileData)
+            body: report.fileData, timeout: .seconds(timeout))
+        return DeliveryOutcome(sending: request, with: client)
     }
-}
-
-/// The package's version, sent as the client's name and version.
-public enum CrashReportVersion {
-    public static let current = "0.1.0"
 }

@@ -1,4 +1,4 @@
-import Foundation
+import CrashReporterSupport
 
 /// The reports of one state directory:
 ///
@@ -9,147 +9,116 @@ import Foundation
 /// rejected/<id>.crash           refused for good, or damaged
 /// rejected/<id>.reason          why, as JSON: status, reason, time
 /// ```
-public struct ReportStore: Sendable {
-    public let stateDirectory: URL
-    public var keepDelivered: Int
+///
+/// Paths are plain strings; the folders are made with mode 0700 when first needed.
+package struct ReportStore: Sendable {
+    package let stateDirectory: String
+    package var keepDelivered: Int
 
-    public init(stateDirectory: URL, keepDelivered: Int = 20) {
+    /// A retry state or rejection note larger than this is not one of ours.
+    static let noteSizeLimit = 64 << 10
+
+    package init(stateDirectory: String, keepDelivered: Int = 20) {
         self.stateDirectory = stateDirectory
         self.keepDelivered = keepDelivered
     }
 
-    public var pending: URL { stateDirectory.appendingPathComponent("pending") }
-    public var delivered: URL { stateDirectory.appendingPathComponent("delivered") }
-    public var rejected: URL { stateDirectory.appendingPathComponent("rejected") }
+    package var pending: String { stateDirectory + "/pending" }
+    package var delivered: String { stateDirectory + "/delivered" }
+    package var rejected: String { stateDirectory + "/rejected" }
 
     /// Pending reports, oldest first (by file time, then name).
-    public func pendingReports() -> [URL] { Self.reports(in: pending) }
+    package func pendingReports() -> [String] { Self.reports(in: pending) }
 
-    public static func reports(in directory: URL) -> [URL] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        let urls = names.filter { $0.hasSuffix(".crash") }.map { directory.appendingPathComponent($0) }
-        let dated = urls.map { ($0, modificationTime($0)) }
-        return dated.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0.lastPathComponent < $1.0.lastPathComponent }.map(\.0)
-    }
-
-    static func modificationTime(_ url: URL) -> Date {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date) ?? .distantPast
+    /// The `.crash` files of a folder, oldest first (by file time, then name); none when the
+    /// folder does not exist.
+    package static func reports(in directory: String) -> [String] {
+        let names = (try? FileSystem.contentsOfDirectory(directory)) ?? []
+        let dated = names.filter { $0.hasSuffix(".crash") }.map { name in
+            let path = directory + "/" + name
+            return (path: path, time: FileSystem.modificationTime(path) ?? -.infinity)
+        }
+        return dated.sorted { $0.time != $1.time ? $0.time < $1.time : $0.path < $1.path }.map(\.path)
     }
 
     /// The id a file name carries (`<id>.crash`).
-    public static func id(of url: URL) -> String {
-        String(url.lastPathComponent.dropLast(".crash".count))
+    package static func id(of path: String) -> String {
+        let name = fileName(path)
+        return name.hasSuffix(".crash") ? String(name.dropLast(".crash".count)) : name
+    }
+
+    /// The last component of a path.
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
     }
 
     // MARK: retry state
 
-    func stateURL(id: String) -> URL { pending.appendingPathComponent("\(id).delivery") }
+    func statePath(id: String) -> String { pending + "/\(id).delivery" }
 
-    public func state(id: String) -> DeliveryState {
-        guard let data = try? Data(contentsOf: stateURL(id: id)),
-            let state = try? Self.decoder.decode(DeliveryState.self, from: data)
+    /// The retry state of a report: a fresh one when it has none, or when its file cannot be
+    /// read (then the report is retried as if new, which loses at most its backoff).
+    package func state(id: String) -> DeliveryState {
+        guard let bytes = try? FileSystem.read(statePath(id: id), limit: Self.noteSizeLimit),
+            let state = try? JSON.decode(DeliveryState.self, from: bytes)
         else { return DeliveryState() }
         return state
     }
 
-    public func save(_ state: DeliveryState, id: String) throws {
-        try AtomicFile.write(Self.encoder.encode(state), to: stateURL(id: id))
+    package func save(_ state: DeliveryState, id: String) throws {
+        try FileSystem.writeAtomically(JSON.encode(state), to: statePath(id: id))
     }
 
     // MARK: moves
 
     /// Moves a delivered report to `delivered/` and prunes the oldest beyond `keepDelivered`.
-    public func markDelivered(_ url: URL) throws {
-        let id = Self.id(of: url)
-        try ensure(delivered)
-        try move(url, to: delivered.appendingPathComponent(url.lastPathComponent))
-        try? FileManager.default.removeItem(at: stateURL(id: id))
-        let kept = Self.reports(in: delivered)
-        for old in kept.dropLast(Swift.max(keepDelivered, 0)) { try? FileManager.default.removeItem(at: old) }
+    package func markDelivered(_ path: String) throws(FileError) {
+        try FileSystem.createDirectory(delivered)
+        try FileSystem.rename(path, to: delivered + "/" + Self.fileName(path))
+        _ = try? FileSystem.remove(statePath(id: Self.id(of: path)))
+        for old in Self.reports(in: delivered).dropLast(Swift.max(keepDelivered, 0)) {
+            _ = try? FileSystem.remove(old)
+        }
     }
 
     /// Moves a report to `rejected/` with the reason beside it.
-    public func markRejected(_ url: URL, status: Int?, reason: String, now: Date = Date()) throws {
-        let id = Self.id(of: url)
-        try ensure(rejected)
+    package func markRejected(_ path: String, status: Int?, reason: String, now: Timestamp = .now()) throws {
+        let id = Self.id(of: path)
+        try FileSystem.createDirectory(rejected)
         let note = RejectionNote(status: status, reason: reason, at: now)
-        try AtomicFile.write(Self.encoder.encode(note), to: rejected.appendingPathComponent("\(id).reason"))
-        try move(url, to: rejected.appendingPathComponent(url.lastPathComponent))
-        try? FileManager.default.removeItem(at: stateURL(id: id))
+        try FileSystem.writeAtomically(JSON.encode(note), to: rejected + "/\(id).reason")
+        try FileSystem.rename(path, to: rejected + "/" + Self.fileName(path))
+        _ = try? FileSystem.remove(statePath(id: id))
     }
 
-    /// Deletes every pending report and its retry state (the user opted out).
-    public func deletePending() {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: pending.path)) ?? []
-        for name in names where name.hasSuffix(".crash") || name.hasSuffix(".delivery") || name.hasSuffix(".crash.tmp")
-        {
-            try? FileManager.default.removeItem(at: pending.appendingPathComponent(name))
+    /// Deletes every pending report, its retry state, and what writers killed mid-write left
+    /// (the user opted out).
+    package func deletePending() {
+        let names = (try? FileSystem.contentsOfDirectory(pending)) ?? []
+        for name in names
+        where name.hasSuffix(".crash") || name.hasSuffix(".delivery") || Self.isTemporary(name) {
+            _ = try? FileSystem.remove(pending + "/" + name)
         }
     }
 
-    /// Deletes `.crash.tmp` files older than a minute: a handler that died mid-write left
-    /// them, and no reader ever takes them for reports. Younger ones may still be written by
-    /// another process of the same service that is crashing right now.
-    public func deleteStaleTemporaryFiles(now: Date = Date()) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: pending.path)) ?? []
-        for name in names where name.hasSuffix(".crash.tmp") {
-            let url = pending.appendingPathComponent(name)
-            if now.timeIntervalSince(Self.modificationTime(url)) > 60 { try? FileManager.default.removeItem(at: url) }
+    /// Deletes temporary files older than a minute: `.crash.tmp` files a handler that died
+    /// mid-write left (no reader ever takes them for reports), and retry states a killed
+    /// writer left. Younger ones may still be written by another process of the same service
+    /// that is crashing right now.
+    package func deleteStaleTemporaryFiles(now: Timestamp = .now()) {
+        FileSystem.removeStaleTemporaryFiles(in: pending, olderThan: 60, now: now, where: Self.isTemporary)
+    }
+
+    /// The crash handler's `.crash.tmp` files and the atomic writer's temporary files.
+    static func isTemporary(_ name: String) -> Bool {
+        name.hasSuffix(".crash.tmp") || FileSystem.isTemporaryName(name)
+    }
+
+    /// Why a report was rejected; nil when it was not, or the note cannot be read.
+    package func rejection(id: String) -> RejectionNote? {
+        guard let bytes = try? FileSystem.read(rejected + "/\(id).reason", limit: Self.noteSizeLimit) else {
+            return nil
         }
-    }
-
-    public func rejection(id: String) -> RejectionNote? {
-        guard let data = try? Data(contentsOf: rejected.appendingPathComponent("\(id).reason")) else { return nil }
-        return try? Self.decoder.decode(RejectionNote.self, from: data)
-    }
-
-    private func ensure(_ directory: URL) throws {
-        try FileManager.default.createDirectory(
-            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    }
-
-    private func move(_ from: URL, to: URL) throws {
-        if rename(from.path, to.path) != 0 { throw DeliveryError.cannotMove(from.path, errno: errno) }
-    }
-
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
-}
-
-/// Why a report was rejected.
-public struct RejectionNote: Codable, Sendable, Equatable {
-    public var status: Int?
-    public var reason: String
-    public var at: Date
-
-    public init(status: Int?, reason: String, at: Date) {
-        self.status = status
-        self.reason = reason
-        self.at = at
-    }
-}
-
-/// A file-system failure while moving reports around.
-public enum DeliveryError: Error, CustomStringConvertible, Equatable {
-    case cannotMove(String, errno: Int32)
-    case cannotWrite(String, errno: Int32)
-    case locked(String)
-
-    public var description: String {
-        switch self {
-        case .cannotMove(let path, let code): return "cannot move \(path): \(String(cString: strerror(code)))"
-        case .cannotWrite(let path, let code): return "cannot write \(path): \(String(cString: strerror(code)))"
-        case .locked(let path): return "another process is delivering the reports of \(path)"
-        }
+        return try? JSON.decode(RejectionNote.self, from: bytes)
     }
 }

@@ -1,15 +1,15 @@
 import CrashReportFormat
-import Foundation
 
 /// One report to send: the file as written, its decoded form and, when the binary was on
 /// disk, its symbols.
-public struct OutgoingReport: Sendable {
-    public var id: String
-    public var fileData: Data
-    public var report: CrashReport
-    public var symbols: [Int: [FrameSymbol]]
+package struct OutgoingReport: Sendable {
+    package var id: String
+    /// The `.crash` file's bytes (gzip-compressed JSON), as the handler wrote them.
+    package var fileData: [UInt8]
+    package var report: CrashReport
+    package var symbols: [Int: [FrameSymbol]]
 
-    public init(id: String, fileData: Data, report: CrashReport, symbols: [Int: [FrameSymbol]]) {
+    package init(id: String, fileData: [UInt8], report: CrashReport, symbols: [Int: [FrameSymbol]]) {
         self.id = id
         self.fileData = fileData
         self.report = report
@@ -19,8 +19,10 @@ public struct OutgoingReport: Sendable {
 
 /// Where reports go. A transport makes one attempt and says what happened; the retry rules
 /// are `DeliveryPolicy`'s.
-public protocol ReportTransport: Sendable {
+package protocol ReportTransport: Sendable {
     /// Whether the transport wants symbols (computing them costs time).
     var wantsSymbols: Bool { get }
+    /// Sends the report, blocking the calling thread (the delivery worker's own) until the
+    /// server answers or the transport's timeout passes.
     func send(_ report: OutgoingReport) -> DeliveryOutcome
 }

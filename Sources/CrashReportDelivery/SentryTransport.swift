@@ -1,50 +1,72 @@
 import CrashReportFormat
 import CrashReportSentry
-import Foundation
+import CrashReporterHTTP
 
 /// The Sentry transport: the report as a native-crash event in an envelope, gzip-encoded,
 /// POSTed to the DSN's envelope endpoint with the `X-Sentry-Auth` header. The event id is the
 /// report id, so a retry that reaches Sentry twice is dropped there as a repeat.
-public struct SentryTransport: ReportTransport {
-    public let dsn: SentryDSN
-    public var release: String?
-    public var environment: String?
-    public var timeout: TimeInterval
+package struct SentryTransport: ReportTransport {
+    package let dsn: SentryDSN
+    /// The DSN's envelope endpoint, parsed once.
+    package let envelopeURL: HTTPURL
+    package var release: String?
+    package var environment: String?
+    /// Seconds the whole exchange may take (connect, TLS, send, the complete answer).
+    package var timeout: Double
+    private let client: HTTPClient
 
-    public static let sdkName = "swift-crash-reporter"
+    package static let sdkName = CrashReportVersion.clientName
 
-    public init(dsn: SentryDSN, release: String?, environment: String?, timeout: TimeInterval = 30) {
+    /// A transport to the DSN's project, whose envelope URL (`dsn.envelopeURL`) was parsed
+    /// already. The client's proxies and trust store (`SSL_CERT_FILE`, `SSL_CERT_DIR`) come from
+    /// `clientEnvironment`, the process's when nil.
+    package init(
+        dsn: SentryDSN, envelopeURL: HTTPURL, release: String?, environment: String?, timeout: Double = 30,
+        clientEnvironment: [String: String]? = nil
+    ) {
         self.dsn = dsn
+        self.envelopeURL = envelopeURL
         self.release = release
         self.environment = environment
         self.timeout = timeout
+        self.client = HTTPClient(userAgent: CrashReportVersion.userAgent, environment: clientEnvironment)
     }
 
-    public var wantsSymbols: Bool { true }
+    /// A transport to the DSN's project. Throws `HTTPError.invalidURL` when the envelope URL
+    /// is one the HTTP client cannot use (a non-ASCII host, say).
+    package init(
+        dsn: SentryDSN, release: String?, environment: String?, timeout: Double = 30,
+        clientEnvironment: [String: String]? = nil
+    ) throws(HTTPError) {
+        self.init(
+            dsn: dsn, envelopeURL: try HTTPURL(dsn.envelopeURL), release: release, environment: environment,
+            timeout: timeout, clientEnvironment: clientEnvironment)
+    }
 
-    public func send(_ report: OutgoingReport) -> DeliveryOutcome {
-        let envelope: [UInt8]
-        let body: Data
+    package var wantsSymbols: Bool { true }
+
+    package func send(_ report: OutgoingReport) -> DeliveryOutcome {
+        let body: [UInt8]
         do {
-            envelope = try SentryEnvelope.make(
+            let envelope = try SentryEnvelope.make(
                 report: report.report, symbols: report.symbols,
                 release: release ?? (report.report.app.version.isEmpty ? nil : report.report.app.version),
                 environment: environment ?? report.report.app.environment, sdkName: Self.sdkName,
                 sdkVersion: CrashReportVersion.current)
-            body = Data(try Gzip.compress(envelope))
+            body = try Gzip.compress(envelope)
         } catch {
             // A report that cannot be expressed as an event is a verdict on the report.
             return .response(status: 400, retryAfter: nil, reason: "cannot build the Sentry envelope: \(error)")
         }
-        // The DSN parser admits only URL characters, so its envelope URL always parses.
-        return HTTPClient(timeout: timeout).post(
-            url: URL(string: dsn.envelopeURL)!,
+        let request = HTTPRequest(
+            url: envelopeURL, method: "POST",
             headers: [
                 "Content-Type": "application/x-sentry-envelope",
                 "Content-Encoding": "gzip",
                 "X-Sentry-Auth": dsn.authHeader(sdkName: Self.sdkName, sdkVersion: CrashReportVersion.current),
-                "User-Agent": "\(Self.sdkName)/\(CrashReportVersion.current)",
+                "User-Agent": CrashReportVersion.userAgent,
             ],
-            body: body)
+            body: body, timeout: .seconds(timeout))
+        return DeliveryOutcome(sending: request, with: client)
     }
 }

@@ -1,8 +1,7 @@
 import CCrashReporter
 import CrashReportDelivery
-import CrashReportFormat
-import Foundation
-import Synchronization
+import CrashReporterSupport
+import Glibc
 import Tracking
 
 /// The crash reporter of a Linux Swift service. Call `start` once, first thing in `main`:
@@ -24,24 +23,27 @@ public enum CrashReporter {
         case optedOut(stateDirectory: String)
     }
 
-    private static let state = Mutex<Status?>(nil)
-    private static let worker = Mutex<DeliveryWorker?>(nil)
+    private static let state = Lock<Status?>(nil)
+    private static let worker = Lock<DeliveryWorker?>(nil)
 
     /// The status of the last `start`, nil before.
     public static var status: Status? { state.withLock { $0 } }
 
     /// Arms the crash handlers. Fast (no report is read or sent here) and safe to call before
-    /// anything else. Throws `CrashReporterError` when the state directory cannot be made or
-    /// the handlers cannot be installed; the service can go on without crash reports then.
+    /// anything else. `environment` fills in what `options` leaves out (docs/configuration.md);
+    /// nil reads the process's. Throws `CrashReporterError` when an option or variable is
+    /// invalid, the state directory cannot be made or the handlers cannot be installed; the
+    /// service can go on without crash reports then.
     @discardableResult
     public static func start(
         _ options: Options = Options(),
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String]? = nil
     ) throws -> Status {
+        let environment = environment ?? ProcessEnvironment.current()
         let config = try ResolvedConfiguration(options: options, environment: environment)
         return try state.withLock { current in
             if current != nil { throw CrashReporterError.alreadyStarted }
-            let store = ReportStore(stateDirectory: URL(fileURLWithPath: config.stateDirectory))
+            let store = ReportStore(stateDirectory: config.stateDirectory)
             guard CrashReportingConsent.isEnabled(stateDirectory: config.stateDirectory, environment: environment)
             else {
                 store.deletePending()
@@ -49,9 +51,12 @@ public enum CrashReporter {
                 current = status
                 return status
             }
-            try FileSystem.makeDirectory(config.stateDirectory)
-            try FileSystem.makeDirectory(config.pendingDirectory)
-            try FileSystem.checkWritable(config.pendingDirectory)
+            do throws(FileError) {
+                try FileSystem.createDirectory(config.pendingDirectory)
+                try FileSystem.checkWritable(config.pendingDirectory)
+            } catch {
+                throw CrashReporterError(error)
+            }
             store.deleteStaleTemporaryFiles()
             try install(config)
             switch environment["CRASH_REPORTER_TEST_FAULT"] {
@@ -68,20 +73,27 @@ public enum CrashReporter {
     }
 
     /// Starts the background delivery of pending reports, when a transport is configured.
-    /// Without one the reports stay on the machine for `crashreport`.
+    /// Without one the reports stay on the machine for `crashreport`. Should the worker's
+    /// thread not start (no memory, a thread limit), they stay for the next launch.
     private static func startDelivery(_ config: ResolvedConfiguration) {
         guard let transport = Transports.make(config) else { return }
         let stateDirectory = config.stateDirectory
         let deliverer = Deliverer(
-            store: ReportStore(
-                stateDirectory: URL(fileURLWithPath: stateDirectory), keepDelivered: config.keepDelivered),
+            store: ReportStore(stateDirectory: stateDirectory, keepDelivered: config.keepDelivered),
             transport: transport,
-            policy: config.policy,
+            policy: config.delivery.policy,
             symbolicate: Transports.symbolicator,
-            isAllowed: { CrashReportingConsent.isEnabled(stateDirectory: stateDirectory) })
+            // The environment the service was started with, as `start` read it.
+            isAllowed: { [environment = config.delivery.environment] in
+                CrashReportingChoice.isEnabled(stateDirectory: stateDirectory, environment: environment)
+            })
         let delivery = DeliveryWorker(deliverer: deliverer)
+        do {
+            try delivery.start()
+        } catch {
+            return
+        }
         worker.withLock { $0 = delivery }
-        delivery.start()
     }
 
     /// Waits for the first delivery pass of this launch (at most `timeout` seconds) and says
@@ -89,7 +101,7 @@ public enum CrashReporter {
     /// A service that exits right after its work (a command-line tool) calls this before
     /// exiting; a long-running service never needs to.
     @discardableResult
-    public static func waitForDelivery(timeout: TimeInterval = 10) -> DeliverySummary? {
+    public static func waitForDelivery(timeout: Double = 10) -> DeliverySummary? {
         guard let delivery = worker.withLock({ $0 }) else { return nil }
         guard case .summary(let summary) = delivery.waitForFirstPass(timeout: timeout) else { return nil }
         return summary

@@ -1,4 +1,5 @@
-import Foundation
+import CrashReporterSupport
+import Glibc
 
 /// Why `CrashReporter.start` or a stored choice failed.
 public enum CrashReporterError: Error, CustomStringConvertible, Equatable {
@@ -13,14 +14,23 @@ public enum CrashReporterError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .alreadyStarted: return "the crash reporter is already started in this process"
-        case .cannotCreateDirectory(let path, let code): return "cannot create \(path): \(Self.reason(code))"
-        case .cannotWrite(let path, let code): return "cannot write \(path): \(Self.reason(code))"
+        case .cannotCreateDirectory(let path, let code): return "cannot create \(path): \(Errno.text(code))"
+        case .cannotWrite(let path, let code): return "cannot write \(path): \(Errno.text(code))"
         case .pathTooLong(let path): return "state directory path is too long: \(path)"
         case .invalidOption(let text): return "invalid option: \(text)"
         case .outOfMemory: return "cannot reserve memory for the crash handler"
-        case .cannotInstallHandlers(let code): return "cannot install signal handlers: \(Self.reason(code))"
+        case .cannotInstallHandlers(let code): return "cannot install signal handlers: \(Errno.text(code))"
         }
     }
 
-    static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+    /// A file operation's failure in the public error's terms: making a directory, or writing
+    /// (a file, or a directory that must take the reports). The reader's own refusals (not a
+    /// regular file, too large) never come here; they count as EIO.
+    init(_ error: FileError) {
+        let code = error.errno ?? EIO
+        switch error.action {
+        case .createDirectory: self = .cannotCreateDirectory(path: error.path, errno: code)
+        default: self = .cannotWrite(path: error.path, errno: code)
+        }
+    }
 }

@@ -1,15 +1,13 @@
 import CrashReportDelivery
-import CrashReportFormat
-import Foundation
-import Synchronization
+import CrashReporterSupport
 
 /// The next-launch worker: on its own thread, after the handlers are armed, it delivers the
 /// pending reports (oldest first, under the directory lock) and keeps retrying the ones a
 /// server could not take while the process lives.
 final class DeliveryWorker: Sendable {
     private let deliverer: Deliverer
-    private let passes = Mutex<[DeliveryResult]>([])
-    private let condition = NSCondition()
+    /// The passes so far, the first one first; waiters wake when one is added.
+    private let passes = Monitor<[DeliveryResult]>([])
 
     /// How a pass ended.
     enum DeliveryResult: Sendable {
@@ -21,11 +19,9 @@ final class DeliveryWorker: Sendable {
         self.deliverer = deliverer
     }
 
-    func start() {
-        let thread = Thread { [self] in self.run() }
-        thread.name = "crash-delivery"
-        thread.qualityOfService = .utility
-        thread.start()
+    /// Starts the worker's thread (`crash-delivery`, as `top -H` and crash reports show it).
+    func start() throws(SystemError) {
+        try DetachedThread.start(name: "crash-delivery") { [self] in self.run() }
     }
 
     private func run() {
@@ -36,25 +32,15 @@ final class DeliveryWorker: Sendable {
             } catch {
                 result = .locked
             }
-            condition.lock()
-            passes.withLock { $0.append(result) }
-            condition.broadcast()
-            condition.unlock()
+            passes.update { $0.append(result) }
             guard case .summary(let summary) = result, let next = summary.nextAttempt else { return }
             // Sleep until the earliest retry is due (a few minutes at most, then look again).
-            let wait = min(max(next.timeIntervalSinceNow, 0.05), 600)
-            Thread.sleep(forTimeInterval: wait)
+            sleep(seconds: min(max(next - Timestamp.now().seconds, 0.05), 600))
         }
     }
 
-    /// Waits until the first pass has finished (or `timeout`), and returns it.
-    func waitForFirstPass(timeout: TimeInterval) -> DeliveryResult? {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while passes.withLock({ $0.isEmpty }) {
-            if !condition.wait(until: deadline) { break }
-        }
-        return passes.withLock { $0.first }
+    /// Waits until the first pass has finished (or `timeout` seconds pass), and returns it.
+    func waitForFirstPass(timeout: Double) -> DeliveryResult? {
+        passes.wait(timeout: timeout) { $0.first }
     }
 }

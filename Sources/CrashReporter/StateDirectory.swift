@@ -1,24 +1,29 @@
-import Foundation
+import CrashReportDelivery
+import CrashReporterSupport
 
 /// Finds the directory that holds a service's pending reports and stored choices.
 public enum StateDirectory {
     /// The state directory for `appName`: `explicit` (from the options) or
     /// `CRASH_REPORTER_DIR` as given; otherwise `$STATE_DIRECTORY` (systemd; the first of a
     /// colon-separated list), `$XDG_STATE_HOME` or `~/.local/state`, with `appName` below.
+    /// `environment` is the process's when nil.
     public static func resolve(
         appName: String,
         explicit: String? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String]? = nil
     ) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
-        if let dir = environment["CRASH_REPORTER_DIR"], !dir.isEmpty { return dir }
+        let environment = environment ?? ProcessEnvironment.current()
+        // The same reader as `crashreport`'s, so that both find the same directory.
+        if let dir = DeliveryConfiguration.stateDirectory(environment: environment) { return dir }
         let base: String
         if let systemd = environment["STATE_DIRECTORY"]?.split(separator: ":").first, !systemd.isEmpty {
             base = String(systemd)
         } else if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
             base = xdg
         } else {
-            base = homeDirectory(environment: environment) + "/.local/state"
+            let home = homeDirectory(environment: environment)
+            base = (home == "/" ? "" : home) + "/.local/state"
         }
         return base + "/" + safeName(appName)
     }
@@ -26,10 +31,10 @@ public enum StateDirectory {
     /// The pending reports of a state directory.
     public static func pending(_ stateDirectory: String) -> String { stateDirectory + "/pending" }
 
-    /// `$HOME`, else the password database's entry for this user.
+    /// `$HOME`, else the password database's entry for this user, else `/` (which the handler
+    /// never shortens to `~`).
     static func homeDirectory(environment: [String: String]) -> String {
-        if let home = environment["HOME"], home.hasPrefix("/") { return home }
-        return NSHomeDirectory()
+        ProcessEnvironment.homeDirectory(environment: environment) ?? "/"
     }
 
     /// A name that is safe as one path component.

@@ -17,8 +17,10 @@ enum ExportCommand {
         case .sentryEnvelope:
             let data = try SentryEnvelope.make(
                 report: report, symbols: Symbolicator().symbolicate(report),
-                release: environment["SENTRY_RELEASE"] ?? (report.app.version.isEmpty ? nil : report.app.version),
-                environment: environment["SENTRY_ENVIRONMENT"] ?? report.app.environment,
+                release: DeliveryConfiguration.release(environment: environment)
+                    ?? (report.app.version.isEmpty ? nil : report.app.version),
+                environment: DeliveryConfiguration.sentryEnvironment(environment: environment)
+                    ?? report.app.environment,
                 sdkName: SentryTransport.sdkName, sdkVersion: CrashReportVersion.current)
             output.write(String(decoding: data, as: UTF8.self))
         }

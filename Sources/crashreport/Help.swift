@@ -27,10 +27,15 @@ enum Help {
           CRASH_REPORTER_DIR      The state directory when none is given.
           CRASH_REPORTER_URL, SENTRY_DSN, SENTRY_RELEASE, SENTRY_ENVIRONMENT
                                   Where and how `upload` delivers when no option says.
+          CRASH_REPORTER_RETRY_BASE_SECONDS, CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS,
+          CRASH_REPORTER_DISABLED
+                                  Read by `upload` as the service reads them.
+          SSL_CERT_FILE, SSL_CERT_DIR, https_proxy, http_proxy, no_proxy
+                                  Trust and proxies for https uploads.
 
         EXIT STATUS:
           0 success, 1 failure (a report missing or damaged, nowhere to upload, another process
-          delivering), 64 the command line is wrong.
+          delivering, an invalid setting), 64 the command line is wrong.
         """
 
     static func text(for subcommand: Subcommand) -> String {

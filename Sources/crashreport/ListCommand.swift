@@ -18,11 +18,11 @@ enum ListCommand {
         }
     }
 
-    static func rows(in directory: URL) -> [Row] {
+    static func rows(in directory: String) -> [Row] {
         Locations.allReports(in: directory).map { entry in
-            let id = ReportStore.id(of: entry.url)
+            let id = ReportStore.id(of: entry.path)
             do {
-                let report = try ReportDecoding.decode(file: entry.url.path)
+                let report = try ReportDecoding.decode(file: entry.path)
                 return Row(
                     status: entry.status, id: id, time: report.timestamp, signal: report.crash.signal.name,
                     topFrame: CrashSignature(report: report, depth: 1).frames.first ?? "???")

@@ -8,50 +8,52 @@ struct ToolFailure: Error, CustomStringConvertible {
 }
 
 /// Where the reports are: a state directory given on the command line, else
-/// `CRASH_REPORTER_DIR`.
+/// `CRASH_REPORTER_DIR` (read as the service reads it).
 enum Locations {
-    static func stateDirectory(_ given: String?, environment: [String: String]) throws(ToolFailure) -> URL {
-        guard let path = given ?? environment["CRASH_REPORTER_DIR"], !path.isEmpty else {
+    static func stateDirectory(_ given: String?, environment: [String: String]) throws(ToolFailure) -> String {
+        guard let path = given ?? DeliveryConfiguration.stateDirectory(environment: environment), !path.isEmpty else {
             throw ToolFailure(description: "no state directory: give DIR (or --dir DIR) or set CRASH_REPORTER_DIR")
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ToolFailure(description: "\(path): not a directory")
         }
-        return URL(fileURLWithPath: path)
+        return path
     }
 
     /// A report file: `target` itself when it names a file, else the report with that id in
     /// the state directory's pending/, delivered/ or rejected/ folder.
-    static func report(_ target: String, directory: String?, environment: [String: String]) throws(ToolFailure) -> URL {
+    static func report(_ target: String, directory: String?, environment: [String: String]) throws(ToolFailure)
+        -> String
+    {
         if target.contains("/") || target.hasSuffix(".crash") || FileManager.default.fileExists(atPath: target) {
-            return URL(fileURLWithPath: target)
+            return target
         }
         let store = ReportStore(stateDirectory: try stateDirectory(directory, environment: environment))
         for folder in [store.pending, store.delivered, store.rejected] {
-            let candidate = folder.appendingPathComponent("\(target).crash")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+            let candidate = folder + "/\(target).crash"
+            if FileManager.default.fileExists(atPath: candidate) { return candidate }
         }
-        throw ToolFailure(description: "no report with id \(target) in \(store.stateDirectory.path)")
+        throw ToolFailure(description: "no report with id \(target) in \(store.stateDirectory)")
     }
 
     /// The report `target` names (see `report(_:directory:environment:)`), decoded.
     static func decodedReport(_ target: String, directory: String?, environment: [String: String]) throws(ToolFailure)
         -> CrashReport
     {
-        let url = try report(target, directory: directory, environment: environment)
+        let path = try report(target, directory: directory, environment: environment)
         do {
-            return try ReportDecoding.decode(file: url.path)
+            return try ReportDecoding.decode(file: path)
         } catch {
-            throw ToolFailure(description: error.message(file: url.path))
+            throw ToolFailure(description: error.message(file: path))
         }
     }
 
     /// Every report of a state directory with the folder it is in, oldest first.
-    static func allReports(in stateDirectory: URL) -> [(status: String, url: URL)] {
+    static func allReports(in stateDirectory: String) -> [(status: String, path: String)] {
         let store = ReportStore(stateDirectory: stateDirectory)
         return [("pending", store.pending), ("delivered", store.delivered), ("rejected", store.rejected)].flatMap {
-            folder in ReportStore.reports(in: folder.1).map { (status: folder.0, url: $0) }
+            folder in ReportStore.reports(in: folder.1).map { (status: folder.0, path: $0) }
         }
     }
 }

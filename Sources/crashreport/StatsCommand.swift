@@ -17,11 +17,11 @@ enum StatsCommand {
         }
     }
 
-    static func groups(in directory: URL) -> (groups: [Group], damaged: Int) {
+    static func groups(in directory: String) -> (groups: [Group], damaged: Int) {
         var byKey: [CrashSignature: [CrashReport]] = [:]
         var damaged = 0
         for entry in Locations.allReports(in: directory) {
-            guard let report = try? ReportDecoding.decode(file: entry.url.path) else {
+            guard let report = try? ReportDecoding.decode(file: entry.path) else {
                 damaged += 1
                 continue
             }

@@ -1,16 +1,21 @@
+import CrashReporterHTTP
+import CrashReporterSupport
 import Foundation
 import Testing
 
 @testable import CrashReportDelivery
 
+/// The delivery module's `RetryAfter` (headers), not the support module's (one value).
+private typealias RetryAfter = CrashReportDelivery.RetryAfter
+
 @Suite("Delivery policy")
 struct DeliveryPolicyTests {
-    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let now = Timestamp(seconds: 1_800_000_000)
     let policy = DeliveryPolicy(
         baseDelay: 30, maximumDelay: 600, maximumServerDelay: 3600, jitter: 0.2, maximumAttempts: 5,
         maximumAge: 86400)
 
-    func response(_ status: Int, retryAfter: TimeInterval? = nil, reason: String = "") -> DeliveryOutcome {
+    func response(_ status: Int, retryAfter: Double? = nil, reason: String = "") -> DeliveryOutcome {
         .response(status: status, retryAfter: retryAfter, reason: reason)
     }
 
@@ -28,7 +33,7 @@ struct DeliveryPolicyTests {
             Issue.record("not retried")
             return
         }
-        #expect(at == now.addingTimeInterval(30))
+        #expect(at == now.adding(seconds: 30))
         #expect(state.attempts == 1)
         #expect(state.firstAttempt == now)
         #expect(state.nextAttempt == at)
@@ -62,7 +67,7 @@ struct DeliveryPolicyTests {
 
     @Test("Retry-After is honoured when longer than the backoff, up to its cap")
     func retryAfter() {
-        let cases: [(TimeInterval, TimeInterval)] = [(5, 30), (120, 120), (100_000, 3600)]
+        let cases: [(Double, Double)] = [(5, 30), (120, 120), (100_000, 3600)]
         for (asked, expected) in cases {
             guard
                 case .retry(let at, _) = policy.decide(
@@ -71,19 +76,19 @@ struct DeliveryPolicyTests {
                 Issue.record("not retried")
                 continue
             }
-            #expect(at == now.addingTimeInterval(expected), "asked \(asked)")
+            #expect(at == now.adding(seconds: expected), "asked \(asked)")
         }
     }
 
     @Test("gives up after the maximum number of attempts and after the maximum age")
     func givesUp() {
-        let worn = DeliveryState(attempts: 4, firstAttempt: now.addingTimeInterval(-60))
+        let worn = DeliveryState(attempts: 4, firstAttempt: now.adding(seconds: -60))
         guard case .reject(nil, let reason) = policy.decide(response(503), state: worn, now: now, random: 0.5) else {
             Issue.record("not rejected after 5 attempts")
             return
         }
         #expect(reason.contains("5 attempts"))
-        let old = DeliveryState(attempts: 1, firstAttempt: now.addingTimeInterval(-86401))
+        let old = DeliveryState(attempts: 1, firstAttempt: now.adding(seconds: -86401))
         guard case .reject(nil, let reason2) = policy.decide(.networkError("down"), state: old, now: now, random: 0.5)
         else {
             Issue.record("not rejected after a day")
@@ -97,7 +102,7 @@ struct DeliveryPolicyTests {
 
 @Suite("Retry-After and Sentry rate limits")
 struct RetryAfterTests {
-    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let now = Timestamp(seconds: 1_800_000_000)
 
     @Test func seconds() {
         #expect(RetryAfter.parse(headers: ["Retry-After": "120"], now: now) == 120)
@@ -127,6 +132,18 @@ struct RetryAfterTests {
                 == 90,
             "the longer wait wins")
     }
+
+    @Test("every occurrence of a repeated header counts")
+    func repeatedHeaders() {
+        var headers = HTTPHeaders()
+        headers.append("X-Sentry-Rate-Limits", "10:error:project")
+        headers.append("x-sentry-rate-limits", "45:default:organization")
+        headers.append("X-Sentry-Rate-Limits", "600:transaction:key")
+        #expect(RetryAfter.parse(headers: headers, now: now) == 45)
+        headers.append("Retry-After", "soon")
+        headers.append("Retry-After", "70")
+        #expect(RetryAfter.parse(headers: headers, now: now) == 70, "an unreadable one does not hide the next")
+    }
 }
 
 @Suite("Report store")
@@ -135,35 +152,35 @@ struct ReportStoreTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(
             at: dir.appendingPathComponent("pending"), withIntermediateDirectories: true)
-        return ReportStore(stateDirectory: dir, keepDelivered: keep)
+        return ReportStore(stateDirectory: dir.path, keepDelivered: keep)
     }
 
-    func add(_ store: ReportStore, _ id: String, age: TimeInterval) throws -> URL {
-        let url = store.pending.appendingPathComponent("\(id).crash")
-        try Data(id.utf8).write(to: url)
+    func add(_ store: ReportStore, _ id: String, age: TimeInterval) throws -> String {
+        let path = store.pending + "/\(id).crash"
+        try Data(id.utf8).write(to: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes(
-            [.modificationDate: Date().addingTimeInterval(-age)], ofItemAtPath: url.path)
-        return url
+            [.modificationDate: Date().addingTimeInterval(-age)], ofItemAtPath: path)
+        return path
     }
 
     @Test("pending reports come oldest first; temporary files are not reports")
     func order() throws {
         let store = try makeStore()
-        defer { try? FileManager.default.removeItem(at: store.stateDirectory) }
+        defer { try? FileManager.default.removeItem(atPath: store.stateDirectory) }
         _ = try add(store, "b", age: 10)
         _ = try add(store, "a", age: 30)
         _ = try add(store, "c", age: 20)
-        try Data().write(to: store.pending.appendingPathComponent("d.crash.tmp"))
+        try Data().write(to: URL(fileURLWithPath: store.pending + "/d.crash.tmp"))
         #expect(store.pendingReports().map(ReportStore.id(of:)) == ["a", "c", "b"])
     }
 
     @Test("retry state survives a new store on the same directory; delivered reports are pruned to N")
     func stateAndPruning() throws {
         let store = try makeStore(keep: 2)
-        defer { try? FileManager.default.removeItem(at: store.stateDirectory) }
+        defer { try? FileManager.default.removeItem(atPath: store.stateDirectory) }
         let state = DeliveryState(
-            attempts: 3, firstAttempt: Date(timeIntervalSince1970: 1000),
-            nextAttempt: Date(timeIntervalSince1970: 2000), lastError: "HTTP 503")
+            attempts: 3, firstAttempt: Timestamp(seconds: 1000),
+            nextAttempt: Timestamp(seconds: 2000), lastError: "HTTP 503")
         try store.save(state, id: "x")
         #expect(ReportStore(stateDirectory: store.stateDirectory).state(id: "x") == state)
         for (i, id) in ["p", "q", "r"].enumerated() {
@@ -177,21 +194,21 @@ struct ReportStoreTests {
     @Test("a rejected report keeps its reason and loses its retry state")
     func rejection() throws {
         let store = try makeStore()
-        defer { try? FileManager.default.removeItem(at: store.stateDirectory) }
+        defer { try? FileManager.default.removeItem(atPath: store.stateDirectory) }
         let url = try add(store, "z", age: 0)
         try store.save(DeliveryState(attempts: 1), id: "z")
-        try store.markRejected(url, status: 401, reason: "bad key", now: Date(timeIntervalSince1970: 5))
+        try store.markRejected(url, status: 401, reason: "bad key", now: Timestamp(seconds: 5))
         #expect(
             store.rejection(id: "z")
-                == RejectionNote(status: 401, reason: "bad key", at: Date(timeIntervalSince1970: 5)))
-        #expect(FileManager.default.fileExists(atPath: store.rejected.appendingPathComponent("z.crash").path))
+                == RejectionNote(status: 401, reason: "bad key", at: Timestamp(seconds: 5)))
+        #expect(FileManager.default.fileExists(atPath: store.rejected + "/z.crash"))
         #expect(store.state(id: "z") == DeliveryState())
     }
 
     @Test("the directory lock is exclusive and released with its holder")
     func lock() throws {
         let store = try makeStore()
-        defer { try? FileManager.default.removeItem(at: store.stateDirectory) }
+        defer { try? FileManager.default.removeItem(atPath: store.stateDirectory) }
         var first: DirectoryLock? = DirectoryLock(stateDirectory: store.stateDirectory)
         #expect(first != nil)
         #expect(DirectoryLock(stateDirectory: store.stateDirectory) == nil)

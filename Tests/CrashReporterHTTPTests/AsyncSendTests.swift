@@ -1,5 +1,6 @@
 import CrashReporterHTTP
 import Synchronization
+import TestSupport
 import Testing
 
 /// The async `send`: same exchange, on a thread of its own, cancellable.

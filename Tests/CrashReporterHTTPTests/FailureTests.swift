@@ -1,4 +1,5 @@
 import CrashReporterHTTP
+import TestSupport
 import Testing
 
 /// Every way a request can fail without a response, each against a real socket: the error that

@@ -1,5 +1,6 @@
 import CrashReporterHTTP
 import Foundation
+import TestSupport
 import Testing
 
 /// https against a Python `ssl` server whose certificate a test CA signed (TestCertificates):

@@ -1,5 +1,6 @@
 import CrashReporterHTTP
 import Foundation
+import TestSupport
 import Testing
 
 /// Requests through Support/proxy.py, which logs every request line it gets and adds
@@ -12,8 +13,12 @@ import Testing
     init() throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("proxy-\(UUID().uuidString).log").path
         _ = FileManager.default.createFile(atPath: log, contents: nil)
-        proxy = try PythonServer(script: "proxy.py", arguments: [log])
+        proxy = try PythonServer(script: "proxy.py", arguments: [log], directory: Self.scripts)
     }
+
+    /// This target's own scripts (proxy.py): Support/ beside this file.
+    private static let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Support").path
 
     private var proxyURL: String { "http://127.0.0.1:\(proxy.port)" }
 

@@ -1,5 +1,6 @@
 import CrashReporterHTTP
 import Foundation
+import TestSupport
 import Testing
 
 /// A peer that closes while the client is still writing makes write(2) raise SIGPIPE, whose

@@ -58,9 +58,9 @@ struct StateDirectoryTests {
         }
         try FileManager.default.setAttributes(
             [.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: dir + "/old.crash.tmp")
-        let store = ReportStore(stateDirectory: state)
+        let store = ReportStore(stateDirectory: state.path)
         store.deleteStaleTemporaryFiles()
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["kept.crash", "new.crash.tmp"])
-        #expect(store.pendingReports().map(\.path) == [dir + "/kept.crash"])
+        #expect(store.pendingReports() == [dir + "/kept.crash"])
     }
 }

@@ -1,5 +1,6 @@
 import CrashReportDelivery
 import Foundation
+import TestSupport
 import Testing
 
 @testable import crash_collector
@@ -21,7 +22,7 @@ struct CrashReportCLITests {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
         for kind in ["segfault", "segfault", "fatal-error"] { _ = try await sandbox.crash(kind) }
-        let ids = sandbox.reports.map { ReportStore.id(of: $0) }
+        let ids = sandbox.reports.map { ReportStore.id(of: $0.path) }
         try #require(ids.count == 3)
         let fatal = try #require(try sandbox.reports.first { try ReportFile($0).crash["message"] is String })
         try Data("not a report".utf8).write(to: sandbox.pending.appendingPathComponent("broken.crash"))
@@ -31,7 +32,7 @@ struct CrashReportCLITests {
         for id in ids { #expect(list.stdout.contains(id)) }
         #expect(list.stdout.contains("SIGSEGV") && list.stdout.contains("damaged: "))
 
-        let show = try await crashreport(["show", ReportStore.id(of: fatal)], sandbox)
+        let show = try await crashreport(["show", ReportStore.id(of: fatal.path)], sandbox)
         #expect(show.exitCode == 0)
         let lines = show.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.contains("Fatal error: crash-test fatal error on purpose") })
@@ -45,7 +46,7 @@ struct CrashReportCLITests {
         #expect(signature.hasPrefix("SIGSEGV | "))
 
         let export = try await crashreport(
-            ["export", "--format", "sentry-envelope", ReportStore.id(of: fatal)], sandbox)
+            ["export", "--format", "sentry-envelope", ReportStore.id(of: fatal.path)], sandbox)
         #expect(export.exitCode == 0)
         let envelope = try SentryEnvelopeParser.parse(Data(export.stdout.utf8))
         #expect(envelope.items.first?.header["type"]?.stringValue == "event")

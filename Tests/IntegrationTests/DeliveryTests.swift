@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The next launch delivers what the last crash left, against a receiver that fails on
@@ -116,6 +117,23 @@ struct DeliveryTests {
         #expect(reason.contains("test server says 401"))
         _ = try await relaunch(sandbox, url: server.url)
         #expect(server.requests.count == 1)
+    }
+
+    @Test("https: with the test CA trusted through SSL_CERT_FILE, the report reaches the receiver over TLS")
+    func httpsWithSSLCertFile() async throws {
+        let certificates = try TestCertificates.shared.get()
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        let id = try await crashOnce(sandbox)
+        let original = try Data(contentsOf: sandbox.reports[0])
+        let server = try FaultServer(responses: ["201"], tls: certificates)
+        #expect(server.url.hasPrefix("https://"))
+        let result = try await relaunch(sandbox, url: server.url, ["SSL_CERT_FILE": certificates.caFile])
+        #expect(result.stdout.contains("delivered 1"), "\(result.stdout)")
+        let request = try #require(server.requests.first)
+        #expect(FaultServer.header(request, "X-Crash-Report-ID") == id)
+        #expect(server.body(0) == original)
+        #expect(files(sandbox, "delivered") == ["\(id).crash"])
     }
 
     @Test("a slow server times out and the report is kept")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A test receiver for report uploads that fails on command.
 
-Usage: fault_server.py RECORD_DIR RESPONSE[,RESPONSE...]
+Usage: fault_server.py [--tls CERT KEY] RECORD_DIR RESPONSE[,RESPONSE...]
 
 Each request gets the next response of the list (the last one repeats):
   200, 201, 401, 500, ...   answer with that status (and a one-line reason as the body)
@@ -15,18 +15,27 @@ Every request is appended to RECORD_DIR/requests.jsonl (method, path, headers, b
 status given); the body of each is saved as RECORD_DIR/body-<n>. For Sentry envelopes
 (path ending in /envelope/) the body is gunzipped when Content-Encoding is gzip and parsed
 per Sentry's envelope format; the parsed items go into the record. Prints
-"listening on PORT" once ready. Binds 127.0.0.1 only; stops on SIGTERM.
+"listening on PORT" once ready. Binds 127.0.0.1 only; stops on SIGTERM, or when its standard
+input closes (the test process that started it has gone).
+
+With --tls it speaks https with the certificate CERT and its key KEY; a client that refuses the
+certificate never gets as far as a request, so nothing is recorded for it.
 """
 import gzip
 import json
 import os
+import ssl
 import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-record_dir = sys.argv[1]
-responses = sys.argv[2].split(",")
+arguments = sys.argv[1:]
+tls = None
+if arguments[:1] == ["--tls"]:
+    tls, arguments = arguments[1:3], arguments[3:]
+record_dir = arguments[0]
+responses = arguments[1].split(",")
 lock = threading.Lock()
 counter = {"n": 0}
 
@@ -112,7 +121,21 @@ class Handler(BaseHTTPRequestHandler):
             f.write(json.dumps(entry) + "\n")
 
 
+def exit_with_parent():
+    """Ends the process when standard input closes: the test process that started it has gone
+    (even if it died without killing this server)."""
+    sys.stdin.read()
+    os._exit(0)
+
+
+threading.Thread(target=exit_with_parent, daemon=True).start()
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
+if tls:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(tls[0], tls[1])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    # A client that rejects the certificate aborts the handshake: not worth a traceback.
+    server.handle_error = lambda request, address: None
 print("listening on %d" % server.server_address[1], flush=True)
 server.serve_forever()

@@ -3,14 +3,14 @@ import Foundation
 /// A certificate authority and a server certificate signed by it, made with the `openssl`
 /// command once per test run in a temporary directory. The server certificate names only the
 /// address 127.0.0.1 (no DNS name), so https://127.0.0.1 verifies and https://localhost does not.
-struct TestCertificates: Sendable {
-    let directory: String
-    var caFile: String { directory + "/ca.pem" }
-    var serverCertificate: String { directory + "/server.pem" }
-    var serverKey: String { directory + "/server.key" }
+public struct TestCertificates: Sendable {
+    public let directory: String
+    public var caFile: String { directory + "/ca.pem" }
+    public var serverCertificate: String { directory + "/server.pem" }
+    public var serverKey: String { directory + "/server.key" }
 
     /// Made on first use; nil with the reason when `openssl` failed.
-    static let shared: Result<TestCertificates, TestFailure> = Result { try make() }.mapError {
+    public static let shared: Result<TestCertificates, TestFailure> = Result { try make() }.mapError {
         TestFailure("cannot make test certificates: \($0)")
     }
 

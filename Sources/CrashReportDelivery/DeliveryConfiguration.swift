@@ -1,0 +1,156 @@
+import CrashReportSentry
+import CrashReporterHTTP
+import CrashReporterSupport
+
+/// The delivery settings that the service (`CrashReporter.start`) and `crashreport upload`
+/// both take from the environment, read here once so that both accept and refuse the same
+/// values with the same message (the support module's `Setting` rules):
+///
+/// | variable | rule |
+/// |---|---|
+/// | `SENTRY_DSN` | a Sentry DSN whose envelope URL the HTTP client can use |
+/// | `CRASH_REPORTER_URL` | an http or https URL the HTTP client can use |
+/// | `CRASH_REPORTER_RETRY_BASE_SECONDS` | seconds, zero or more |
+/// | `CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS` | seconds, zero or more (at least 0.1 is used) |
+/// | `CRASH_REPORTER_DISABLED` | a boolean (`CrashReportingChoice`) |
+/// | `SENTRY_RELEASE`, `SENTRY_ENVIRONMENT`, `CRASH_REPORTER_DIR` | any text; blank is unset |
+///
+/// Every value read is checked when the configuration is made, used or not (a URL behind a
+/// DSN too), so that a mistake shows at start (or when `upload` runs) rather than when the
+/// first report is due.
+package struct DeliveryConfiguration: Sendable {
+    /// Where reports go.
+    package enum Destination: Sendable, Equatable {
+        /// A Sentry project, with the envelope URL its DSN names.
+        case sentry(SentryDSN, envelopeURL: HTTPURL)
+        /// A plain HTTP endpoint that takes the report file as written.
+        case endpoint(HTTPURL)
+    }
+
+    /// A value given in code or on the command line that stands in for a variable, with the
+    /// name its errors use (`Options.uploadURL`, `--url`). A nil `value` means "not set": the
+    /// variable is not read either.
+    package struct Given<Value: Sendable>: Sendable {
+        package var value: Value?
+        package var name: String
+
+        package init(_ value: Value?, name: String) {
+            self.value = value
+            self.name = name
+        }
+    }
+
+    package static let dsnVariable = "SENTRY_DSN"
+    package static let urlVariable = "CRASH_REPORTER_URL"
+    package static let retryBaseVariable = "CRASH_REPORTER_RETRY_BASE_SECONDS"
+    package static let timeoutVariable = "CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS"
+    package static let directoryVariable = "CRASH_REPORTER_DIR"
+    package static let releaseVariable = "SENTRY_RELEASE"
+    package static let environmentVariable = "SENTRY_ENVIRONMENT"
+
+    /// Seconds an upload may take when `CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS` is not set.
+    package static let defaultUploadTimeout = 30.0
+    /// The shortest upload timeout used: a zero deadline could never be met.
+    package static let minimumUploadTimeout = 0.1
+
+    /// Where reports go; nil when neither a DSN nor a URL is set (they stay on the machine).
+    /// A DSN wins over a URL.
+    package var destination: Destination?
+    package var policy: DeliveryPolicy
+    /// Seconds the whole exchange of one upload may take.
+    package var uploadTimeout: Double
+    /// `CRASH_REPORTER_DISABLED`: the operator turned crash reporting off.
+    package var disabledByOperator: Bool
+    /// The environment the HTTP client reads its proxies and trust store from.
+    package var environment: [String: String]
+
+    /// Reads `environment`. `sentryDSN` and `uploadURL`, when given, stand in for
+    /// `SENTRY_DSN` and `CRASH_REPORTER_URL`; `retryBaseDelay`, when given, for
+    /// `CRASH_REPORTER_RETRY_BASE_SECONDS` (checked by the same rule). Throws the first value
+    /// that breaks its rule.
+    package init(
+        environment: [String: String], sentryDSN: Given<String>? = nil, uploadURL: Given<String>? = nil,
+        retryBaseDelay: Given<Double>? = nil
+    ) throws(SettingError) {
+        self.environment = environment
+        let dsn = try Self.sentryDSN(sentryDSN ?? Given(environment[Self.dsnVariable], name: Self.dsnVariable))
+        let url = try Self.endpointURL(uploadURL ?? Given(environment[Self.urlVariable], name: Self.urlVariable))
+        destination = dsn ?? url.map(Destination.endpoint)
+        policy = DeliveryPolicy()
+        let base: Double?
+        if let retryBaseDelay {
+            base = try retryBaseDelay.value.map { (value) throws(SettingError) in
+                try Setting.seconds(value, name: retryBaseDelay.name)
+            }
+        } else {
+            base = try Setting.seconds(environment[Self.retryBaseVariable], name: Self.retryBaseVariable)
+        }
+        if let base { policy.baseDelay = base }
+        uploadTimeout = Swift.max(
+            try Setting.seconds(environment[Self.timeoutVariable], name: Self.timeoutVariable)
+                ?? Self.defaultUploadTimeout,
+            Self.minimumUploadTimeout)
+        disabledByOperator = try CrashReportingChoice.operatorDisabled(environment: environment)
+    }
+
+    /// The transport for the destination, nil without one. `release` and `environment` go into
+    /// Sentry events (nil: the report's own version and environment).
+    package func makeTransport(release: String?, environment sentryEnvironment: String?) -> (any ReportTransport)? {
+        switch destination {
+        case .sentry(let dsn, let envelopeURL):
+            SentryTransport(
+                dsn: dsn, envelopeURL: envelopeURL, release: release, environment: sentryEnvironment,
+                timeout: uploadTimeout, clientEnvironment: environment)
+        case .endpoint(let url):
+            HTTPEndpointTransport(url: url, timeout: uploadTimeout, environment: environment)
+        case nil:
+            nil
+        }
+    }
+
+    // MARK: One reader per variable
+
+    /// `CRASH_REPORTER_DIR`: the state directory, named outright.
+    package static func stateDirectory(environment: [String: String]) -> String? {
+        Setting.text(environment[directoryVariable])
+    }
+
+    /// `SENTRY_RELEASE`: the release Sentry events carry.
+    package static func release(environment: [String: String]) -> String? {
+        Setting.text(environment[releaseVariable])
+    }
+
+    /// `SENTRY_ENVIRONMENT`: the environment Sentry events carry (`production`, `staging`…).
+    package static func sentryEnvironment(environment: [String: String]) -> String? {
+        Setting.text(environment[environmentVariable])
+    }
+
+    /// A Sentry DSN, and the envelope URL it names parsed for the HTTP client.
+    static func sentryDSN(_ given: Given<String>) throws(SettingError) -> Destination? {
+        guard let text = Setting.text(given.value) else { return nil }
+        let dsn: SentryDSN
+        do {
+            dsn = try SentryDSN(text)
+        } catch {
+            throw SettingError(name: given.name, value: text, rule: "be a Sentry DSN: \(error)")
+        }
+        do {
+            return .sentry(dsn, envelopeURL: try HTTPURL(dsn.envelopeURL))
+        } catch {
+            throw SettingError(name: given.name, value: text, rule: "be a Sentry DSN the HTTP client can use: \(error)")
+        }
+    }
+
+    /// An http or https URL by `Setting.httpURL`'s rule, parsed for the HTTP client (which
+    /// also refuses user names and non-ASCII hosts).
+    static func endpointURL(_ given: Given<String>) throws(SettingError) -> HTTPURL? {
+        guard let text = try Setting.httpURL(given.value, name: given.name) else { return nil }
+        do {
+            return try HTTPURL(text)
+        } catch {
+            let reason = if case .invalidURL(let reason) = error { reason } else { error.description }
+            throw SettingError(
+                name: given.name, value: text, rule: "be an http or https URL the client can use: \(reason)")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import CrashReportFormat
+import CrashReporterHTTP
+import Foundation
+import TestSupport
+import Testing
+
+@testable import CrashReportDelivery
+
+/// How an exchange with a real loopback server becomes a `DeliveryOutcome`: the status, the
+/// server's wait and its words on one line, or the client's one-line reason for no answer.
+@Suite("HTTP outcomes")
+struct HTTPOutcomeTests {
+    let report: OutgoingReport
+
+    init() throws {
+        // The plain transport sends the bytes it is given: any will do.
+        report = OutgoingReport(
+            id: "00000000-0000-4000-8000-000000000001", fileData: Array("the file as written".utf8),
+            report: try ReportDecoding.decode(gzipData: try ReportFixture.gzip(ReportFixture.valid())), symbols: [:])
+    }
+
+    @Test("a 503 with Retry-After: the status, the wait and the server's words")
+    func serverAnswer() throws {
+        let server = try FaultServer(responses: ["503@120"])
+        let outcome = HTTPEndpointTransport(url: try HTTPURL(server.url), timeout: 10, environment: [:]).send(report)
+        guard case .response(let status, let retryAfter, let reason) = outcome else {
+            Issue.record("no response: \(outcome)")
+            return
+        }
+        #expect(status == 503)
+        #expect(retryAfter == 120)
+        #expect(reason.contains("test server says 503"))
+        #expect(server.body(0) == Data(report.fileData))
+    }
+
+    @Test("nothing listening: a network error naming the refusal, on one line")
+    func refused() throws {
+        let url = try HTTPURL("http://127.0.0.1:\(closedPort())/api/reports")
+        let outcome = HTTPEndpointTransport(url: url, timeout: 10, environment: [:]).send(report)
+        guard case .networkError(let reason) = outcome else {
+            Issue.record("not a network error: \(outcome)")
+            return
+        }
+        #expect(reason.contains("connection refused"))
+        #expect(!reason.contains("\n"))
+    }
+
+    @Test("the server's words are cut to one bounded line")
+    func reasonIsOneLine() {
+        let body = Array("first line\r\nsecond\nthird  \n".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 1000)
+        let reason = DeliveryOutcome.reason(from: body)
+        #expect(reason.hasPrefix("first line second third"))
+        #expect(!reason.contains("\n") && !reason.contains("\r"))
+        #expect(reason.utf8.count <= 400)
+    }
+}
