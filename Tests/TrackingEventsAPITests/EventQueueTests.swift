@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Foundation
 import TestSupport
 import Testing
@@ -11,7 +12,7 @@ struct EventQueueTests {
     var path: String { dir.path + "/analytics/events.queue" }
 
     func event(_ n: Int, epoch: UInt64 = 1) -> QueuedEvent {
-        QueuedEvent(id: UUID(), epoch: epoch, json: Array(#"{"name":"e\#(n)"}"#.utf8))
+        QueuedEvent(id: UUIDBytes.random(), epoch: epoch, json: Array(#"{"name":"e\#(n)"}"#.utf8))
     }
 
     func lineCount() -> Int {
@@ -88,12 +89,12 @@ struct EventQueueTests {
         let a = event(0)
         let b = event(1)
         let text =
-            "1 \(a.id.uuidString.lowercased()) {\"name\":\"e0\"}\n"
+            "1 \(a.id) {\"name\":\"e0\"}\n"
             + "garbage line\n"
             + "1 not-a-uuid-at-all-not-a-uuid-at-all0 {}\n"
             + "1 \(UUID().uuidString.lowercased()) {\"broken\": \n"
             + "\u{0}\u{0}\u{0}\n"
-            + "1 \(b.id.uuidString.lowercased()) {\"name\":\"e1\"}\n"
+            + "1 \(b.id) {\"name\":\"e1\"}\n"
         try FileManager.default.createDirectory(atPath: dir.path + "/analytics", withIntermediateDirectories: true)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let queue = try #require(try EventQueue(path: path, capacity: 10, create: false))
@@ -147,7 +148,7 @@ struct EventQueueGroupCommitTests {
     func burst() throws {
         var queue = try #require(try EventQueue(path: path, capacity: 1000, create: true))
         queue.groupCommit = true
-        let events = (0..<100).map { QueuedEvent(id: UUID(), epoch: 1, json: Array(#"{"n":\#($0)}"#.utf8)) }
+        let events = (0..<100).map { QueuedEvent(id: UUIDBytes.random(), epoch: 1, json: Array(#"{"n":\#($0)}"#.utf8)) }
         for e in events { try queue.append(e) }
         // However slow the machine, the first appends of a window go to the file at once.
         #expect(lines().count >= 1 && lines().count < 100)
@@ -165,12 +166,14 @@ struct EventQueueGroupCommitTests {
     func rewriteAndClose() throws {
         var queue = try #require(try EventQueue(path: path, capacity: 1000, create: true))
         queue.groupCommit = true
-        let events = (0..<50).map { QueuedEvent(id: UUID(), epoch: 1, json: Array(#"{"n":\#($0)}"#.utf8)) }
+        let events = (0..<50).map { QueuedEvent(id: UUIDBytes.random(), epoch: 1, json: Array(#"{"n":\#($0)}"#.utf8)) }
         for e in events { try queue.append(e) }
         try queue.remove(ids: [events[0].id])
         #expect(!queue.hasPending)
         #expect(lines().count == 49)
-        for n in 0..<50 { try queue.append(QueuedEvent(id: UUID(), epoch: 1, json: Array(#"{"m":\#(n)}"#.utf8))) }
+        for n in 0..<50 {
+            try queue.append(QueuedEvent(id: UUIDBytes.random(), epoch: 1, json: Array(#"{"m":\#(n)}"#.utf8)))
+        }
         #expect(queue.hasPending)
         queue.close()
         let reopened = try #require(try EventQueue(path: path, capacity: 1000, create: false))
@@ -188,14 +191,14 @@ struct EventQueueKillTests {
         await #expect(processExitsWith: .signal(SIGKILL)) { [path = path as String] in
             var queue = try! EventQueue(path: path, capacity: 1000, create: true)!
             let json = Array(#"{"name":"item_viewed","properties":{"n":1}}"#.utf8)
-            try! queue.append(QueuedEvent(id: UUID(), epoch: 1, json: json))
+            try! queue.append(QueuedEvent(id: UUIDBytes.random(), epoch: 1, json: json))
             // The kill lands at an arbitrary point: in a write, a compaction or between them.
             Thread.detachNewThread {
                 usleep(30_000)
                 kill(getpid(), SIGKILL)
             }
             while true {
-                try! queue.append(QueuedEvent(id: UUID(), epoch: 1, json: json))
+                try! queue.append(QueuedEvent(id: UUIDBytes.random(), epoch: 1, json: json))
             }
         }
         let queue = try #require(try EventQueue(path: path, capacity: 1000, create: false))
