@@ -65,34 +65,32 @@ package struct UUIDBytes: Sendable, Hashable, Comparable, CustomStringConvertibl
         guard bytes.count == 36, bytes[8] == dash, bytes[13] == dash, bytes[18] == dash, bytes[23] == dash else {
             return nil
         }
-        // Digits from a table, not a switch: random hex digits would mispredict its branches.
         var halves: (UInt64, UInt64) = (0, 0)
         var invalid: UInt8 = 0
-        Self.nibbles.withUnsafeBufferPointer { nibbles in
-            var count = 0
-            for position in 0..<36 where position != 8 && position != 13 && position != 18 && position != 23 {
-                let nibble = nibbles[Int(bytes[position])]
-                invalid |= nibble
-                if count < 16 {
-                    halves.0 = halves.0 << 4 | UInt64(nibble & 0xF)
-                } else {
-                    halves.1 = halves.1 << 4 | UInt64(nibble & 0xF)
-                }
-                count += 1
+        var position = 0
+        for index in 0..<16 {
+            if index == 4 || index == 6 || index == 8 || index == 10 { position &+= 1 }  // a dash
+            let byte = Self.hexValue(bytes[position], &invalid) << 4 | Self.hexValue(bytes[position &+ 1], &invalid)
+            if index < 8 {
+                halves.0 = halves.0 << 8 | byte
+            } else {
+                halves.1 = halves.1 << 8 | byte
             }
+            position &+= 2
         }
-        guard invalid & 0xF0 == 0 else { return nil }
+        guard invalid == 0 else { return nil }
         self.init(high: halves.0, low: halves.1)
     }
 
-    /// The value of each byte as a hexadecimal digit, either case; 0xFF for other bytes.
-    private static let nibbles: [UInt8] = (0...255).map { byte in
-        switch UInt8(byte) {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
-        default: 0xFF
-        }
+    /// The value of a hexadecimal digit of either case; sets `invalid` to 1 for any other byte.
+    /// Without branches: a mix of digits and letters would mispredict them.
+    @inline(__always)
+    private static func hexValue(_ byte: UInt8, _ invalid: inout UInt8) -> UInt64 {
+        let isDigit: UInt8 = byte &- UInt8(ascii: "0") < 10 ? 1 : 0
+        let isLetter: UInt8 = (byte | 0x20) &- UInt8(ascii: "a") < 6 ? 1 : 0
+        invalid |= 1 ^ (isDigit | isLetter)
+        // `0`–`9` are 0x30–0x39, `A`–`F` and `a`–`f` end in 1–6 with bit 6 set.
+        return UInt64((byte & 0xF) &+ 9 &* (byte >> 6))
     }
 
     /// Whether `text` is a UUID in the canonical 8-4-4-4-12 form, in either case.
