@@ -20,6 +20,10 @@ public struct AnalyticsEvent: Sendable, Hashable {
     /// Which grant of consent the event belongs to. Grants are numbered 1, 2, …; an event from
     /// an earlier grant is never sent.
     public let consentEpoch: UInt64
+    /// `id` as the bytes it was made from, for the events the tracker makes, so that a
+    /// provider of this package does not parse the text again on the tracking thread; nil for
+    /// an id given as text. Not part of the event's identity (`==`, `hash`).
+    package let uuid: UUIDBytes?
 
     public init(
         id: String = AnalyticsEvent.makeID(),
@@ -35,6 +39,37 @@ public struct AnalyticsEvent: Sendable, Hashable {
         self.occurredAt = occurredAt
         self.installID = installID
         self.consentEpoch = consentEpoch
+        self.uuid = nil
+    }
+
+    /// An event whose id is `uuid`, kept as bytes too: how the tracker makes its events (with
+    /// `UUIDBytes.fast()`, as ``makeID()`` does).
+    init(
+        uuid: UUIDBytes, name: String, parameters: [String: TrackingValue], occurredAt: Double, installID: String,
+        consentEpoch: UInt64
+    ) {
+        self.id = uuid.description
+        self.name = name
+        self.parameters = parameters
+        self.occurredAt = occurredAt
+        self.installID = installID
+        self.consentEpoch = consentEpoch
+        self.uuid = uuid
+    }
+
+    public static func == (lhs: AnalyticsEvent, rhs: AnalyticsEvent) -> Bool {
+        lhs.id == rhs.id && lhs.name == rhs.name && lhs.parameters == rhs.parameters
+            && lhs.occurredAt == rhs.occurredAt && lhs.installID == rhs.installID
+            && lhs.consentEpoch == rhs.consentEpoch
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(name)
+        hasher.combine(parameters)
+        hasher.combine(occurredAt)
+        hasher.combine(installID)
+        hasher.combine(consentEpoch)
     }
 
     /// A new event id. Made without a system call (`UUIDBytes.fast()`): reading the kernel's

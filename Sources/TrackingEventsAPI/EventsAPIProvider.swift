@@ -101,7 +101,7 @@ public final class EventsAPIProvider: AnalyticsProvider {
 
     public func receive(_ event: AnalyticsEvent) {
         // Encoded once, outside the lock, into the line the queue writes.
-        guard let id = UUIDBytes(event.id) else {
+        guard let id = event.uuid ?? UUIDBytes(event.id) else {
             Diagnostics.report("dropped \(event.name): its id is not a UUID")
             return
         }

@@ -16,7 +16,7 @@ enum WireFormat {
     /// event would pass 8 KB, properties are left out from the last key backwards until it
     /// fits. The id is written in lower case.
     static func encode(_ event: AnalyticsEvent, context: [UInt8]) -> [UInt8]? {
-        guard let id = UUIDBytes(event.id) else { return nil }
+        guard let id = event.uuid ?? UUIDBytes(event.id) else { return nil }
         var out = JSONWriter(capacity: 256 + context.count)
         guard encode(event, id: id, context: context, into: &out) else { return nil }
         return out.bytes

@@ -88,6 +88,17 @@ struct TrackerTests {
         #expect((event.occurredAt * 1000).rounded() == event.occurredAt * 1000)
         let installID = try #require(tracker.installID)
         #expect(UUID(uuidString: installID)?.uuidString.lowercased() == installID)
+        // The same event made with the public initializer is the same event.
+        let copy = AnalyticsEvent(
+            id: event.id, name: event.name, parameters: event.parameters, occurredAt: event.occurredAt,
+            installID: event.installID, consentEpoch: event.consentEpoch)
+        #expect(copy == event)
+        #expect(copy.hashValue == event.hashValue)
+        #expect(
+            copy
+                != AnalyticsEvent(
+                    name: event.name, parameters: event.parameters, occurredAt: event.occurredAt,
+                    installID: event.installID, consentEpoch: event.consentEpoch))
     }
 
     @Test("an install id stored in upper case by an earlier version is kept")
