@@ -103,6 +103,26 @@ struct EventQueueTests {
         #expect(lineCount() == 2)
     }
 
+    @Test("a file larger than any queue the provider writes is damaged beyond use: it starts afresh")
+    func oversizedFile() throws {
+        let line = Data("1 \(UUID().uuidString.lowercased()) {\"name\":\"e\"}\n".utf8)
+        // More than 2,002 lines of 8 KiB and a prefix, the most a queue of 1,000 ever holds.
+        let lines = (2 * 1000 + 2) * (WireFormat.maxEventBytes + 64) / line.count + 1
+        var text = Data(capacity: lines * line.count)
+        for _ in 0..<lines { text.append(line) }
+        try FileManager.default.createDirectory(atPath: dir.path + "/analytics", withIntermediateDirectories: true)
+        try text.write(to: URL(fileURLWithPath: path))
+        var queue = try #require(try EventQueue(path: path, capacity: 10, create: false))
+        #expect(queue.count == 0)
+        #expect(queue.skippedOnOpen == 1)
+        #expect(lineCount() == 0)
+        let next = event(0)
+        try queue.append(next)
+        queue.close()
+        let reopened = try #require(try EventQueue(path: path, capacity: 10, create: false))
+        #expect(Array(reopened.events) == [next])
+    }
+
     @Test("at most capacity events, the oldest dropped, in memory and after a reopen")
     func capacity() throws {
         var queue = try #require(try EventQueue(path: path, capacity: 10, create: true))
