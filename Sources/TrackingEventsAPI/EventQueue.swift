@@ -200,7 +200,8 @@ struct EventQueue {
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.read(path, limit: maxFileBytes)
-        } catch  where error.reason == .tooLarge(limit: maxFileBytes) {
+        } catch {
+            guard error.reason == .tooLarge(limit: maxFileBytes) else { throw error }
             skippedOnOpen = 1
             linesInFile = 1
             try rewrite(reopen: false)
