@@ -9,7 +9,7 @@ let package = Package(
     products: [
         // What a service links: start(), breadcrumbs, consent, next-launch delivery.
         .library(name: "CrashReporter", targets: ["CrashReporter"]),
-        // What a library links to track events: no crash handler, no dependencies.
+        // What a library links to track events: no crash handler, nothing but the support module.
         .library(name: "Tracking", targets: ["Tracking"]),
         .library(name: "TrackingTestKit", targets: ["TrackingTestKit"]),
         // The analytics backend for an events API, for services that ask for consent.
@@ -52,7 +52,7 @@ let package = Package(
             name: "CrashReportDelivery",
             dependencies: ["CrashReportSentry", "CrashReportFormat", "CrashReporterHTTP", "CrashReporterSupport"]
         ),
-        .target(name: "TrackingEventsAPI", dependencies: ["Tracking"]),
+        .target(name: "TrackingEventsAPI", dependencies: ["Tracking", "CrashReporterSupport", "CrashReporterHTTP"]),
 
         // MARK: HTTP: the Foundation-free client of crash delivery and the events API, and TLS from the
         // system's libssl, loaded with dlopen only when an https request is made. See docs/decisions.md.
@@ -76,8 +76,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("z")]
         ),
 
-        // MARK: Façade: track(), events, the provider protocol, the breadcrumb-sink hook. No dependencies.
-        .target(name: "Tracking"),
+        // MARK: Façade: track(), events, the provider protocol, the breadcrumb-sink hook. Only the
+        // support module below it: no Foundation, no Dispatch, no C target.
+        .target(name: "Tracking", dependencies: ["CrashReporterSupport"]),
 
         // MARK: Support: each small shared helper once (JSON, files, time, environment, ids, threads),
         // with `package` access only, and no Foundation.
@@ -110,7 +111,10 @@ let package = Package(
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TrackingTestKit", "TestSupport"]),
         .testTarget(
             name: "TrackingEventsAPITests",
-            dependencies: ["TrackingEventsAPI", "Tracking", "TrackingTestKit", "TestSupport"]),
+            dependencies: [
+                "TrackingEventsAPI", "Tracking", "TrackingTestKit", "TestSupport", "CrashReporterSupport",
+                "CrashReporterHTTP",
+            ]),
         .testTarget(
             name: "CrashReporterTests", dependencies: ["CrashReporter", "CCrashReporter", "Tracking", "TestSupport"]),
         .testTarget(name: "CrashReportFormatTests", dependencies: ["CrashReportFormat", "TestSupport"]),

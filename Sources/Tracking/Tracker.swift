@@ -1,4 +1,4 @@
-import Foundation
+import CrashReporterSupport
 import Synchronization
 
 /// The tracking façade's engine. Every event becomes an anonymous breadcrumb for the crash
@@ -100,8 +100,8 @@ public final class Tracker: Sendable {
         }
         guard !providers.isEmpty, let stamp = analyticsStamp() else { return }
         let analyticsEvent = AnalyticsEvent(
-            id: EventID.make(), name: name, parameters: Self.scrubbed(parameters), installID: stamp.installID,
-            consentEpoch: stamp.epoch)
+            uuid: .fast(), name: name, parameters: Self.scrubbed(parameters), occurredAt: AnalyticsEvent.currentTime(),
+            installID: stamp.installID, consentEpoch: stamp.epoch)
         for provider in providers { provider.receive(analyticsEvent) }
     }
 
@@ -166,9 +166,9 @@ public final class Tracker: Sendable {
             let farewell =
                 state.consent == .granted
                 ? AnalyticsEvent(
-                    id: EventID.make(), name: Self.optedOutEventName, parameters: [:],
-                    installID: state.installID ?? UUID().uuidString,
-                    consentEpoch: state.epoch)
+                    uuid: .fast(), name: Self.optedOutEventName, parameters: [:],
+                    occurredAt: AnalyticsEvent.currentTime(),
+                    installID: state.installID ?? UUIDBytes.random().description, consentEpoch: state.epoch)
                 : nil
             try ConsentFile.write(.init(consent: .denied, epoch: state.epoch), stateDirectory: stateDirectory)
             state.consent = .denied

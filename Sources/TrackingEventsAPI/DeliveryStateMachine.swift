@@ -1,5 +1,4 @@
-import Foundation
-import Tracking
+import CrashReporterSupport
 
 /// When to send and what to do with a batch after each attempt: the retry rules of the
 /// events API as a pure value type. Time comes in as an argument, so every rule is testable
@@ -116,11 +115,11 @@ struct DeliveryStateMachine: Sendable, Equatable {
         self = DeliveryStateMachine(maxBatchSize: maxBatchSize)
     }
 
-    /// Parses `Retry-After`: delay seconds, or an HTTP date relative to `now`.
-    static func parseRetryAfter(_ value: String?, now: Double) -> Duration? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
-        guard let date = HTTPDate.parse(value) else { return nil }
-        return .seconds(max(0, date - now))
+    /// Parses `Retry-After` (`RetryAfter`): delay seconds, or an HTTP date relative to `now`.
+    /// Cut to `maxRetryAfter`, which `finish` would apply anyway, so that an absurd value
+    /// (`99999999999999999999`) cannot overflow a `Duration`.
+    static func parseRetryAfter(_ value: String?, now: Timestamp) -> Duration? {
+        guard let seconds = RetryAfter.seconds(value, now: now) else { return nil }
+        return .seconds(min(seconds, Double(maxRetryAfter.components.seconds)))
     }
 }

@@ -1,11 +1,12 @@
-import Foundation
+import CrashReporterSupport
+import Glibc
 import Tracking
 
 /// One queued event: its id, the consent epoch it was made in, and its encoded JSON, kept
 /// as the line the queue file holds (`<epoch> <event_id> <json>\n`), so that tracking an
 /// event encodes it once, into the bytes it writes.
 struct QueuedEvent: Sendable, Equatable {
-    let id: UUID
+    let id: UUIDBytes
     let epoch: UInt64
     /// The file's line for the event, newline included.
     let line: [UInt8]
@@ -16,7 +17,7 @@ struct QueuedEvent: Sendable, Equatable {
     var json: [UInt8] { Array(line[jsonStart..<(line.count - 1)]) }
     var jsonCount: Int { line.count - 1 - jsonStart }
 
-    init(id: UUID, epoch: UInt64, json: [UInt8]) {
+    init(id: UUIDBytes, epoch: UInt64, json: [UInt8]) {
         var out = JSONWriter(capacity: json.count + 64)
         Self.appendPrefix(epoch: epoch, id: id, to: &out)
         let jsonStart = out.bytes.count
@@ -27,7 +28,7 @@ struct QueuedEvent: Sendable, Equatable {
 
     /// An event whose line is already made: `<epoch> <id> ` up to `jsonStart`, then the JSON
     /// and a newline.
-    init(id: UUID, epoch: UInt64, line: [UInt8], jsonStart: Int) {
+    init(id: UUIDBytes, epoch: UInt64, line: [UInt8], jsonStart: Int) {
         self.id = id
         self.epoch = epoch
         self.line = line
@@ -35,10 +36,10 @@ struct QueuedEvent: Sendable, Equatable {
     }
 
     /// `<epoch> <event_id> `.
-    static func appendPrefix(epoch: UInt64, id: UUID, to out: inout JSONWriter) {
+    static func appendPrefix(epoch: UInt64, id: UUIDBytes, to out: inout JSONWriter) {
         out.unsigned(epoch)
         out.byte(UInt8(ascii: " "))
-        out.appendHex(id)
+        id.appendText(to: &out.bytes)
         out.byte(UInt8(ascii: " "))
     }
 }
@@ -94,17 +95,16 @@ struct EventQueue {
 
     /// Opens the queue at `path`, creating the file (and its directory) only when `create`.
     /// Returns nil when there is no file and `create` is false.
-    init?(path: String, capacity: Int, create: Bool) throws {
+    init?(path: String, capacity: Int, create: Bool) throws(FileError) {
         self.path = path
         self.capacity = capacity
-        let exists = FileManager.default.fileExists(atPath: path)
+        let exists = FileSystem.exists(path)
         if !exists && !create { return nil }
         if exists {
             Self.removeStaleTemporaryFiles(of: path)
             try load()
-        }
-        if !exists {
-            try Files.makeDirectory((path as NSString).deletingLastPathComponent)
+        } else {
+            try FileSystem.createDirectory(FileSystem.parentDirectory(path))
         }
         try openForAppend()
     }
@@ -113,7 +113,7 @@ struct EventQueue {
     var isEmpty: Bool { count == 0 }
 
     /// Appends one event: one line, one write.
-    mutating func append(_ event: QueuedEvent) throws {
+    mutating func append(_ event: QueuedEvent) throws(FileError) {
         if groupCommit && (pendingLines > 0 || !claimSyncWrite()) {
             pending.append(contentsOf: event.line)
             pendingLines += 1
@@ -135,7 +135,7 @@ struct EventQueue {
     }
 
     /// Writes the lines waiting in memory with one `write(2)`.
-    mutating func writePending() throws {
+    mutating func writePending() throws(FileError) {
         guard pendingLines > 0 else { return }
         defer {
             // Also after a failed write, which may have written part: trying again would
@@ -165,7 +165,7 @@ struct EventQueue {
     }
 
     /// Removes the events with these ids and rewrites the file.
-    mutating func remove(ids: Set<UUID>) throws {
+    mutating func remove(ids: Set<UUIDBytes>) throws(FileError) {
         let before = count
         compact()
         storage.removeAll { ids.contains($0.id) }
@@ -173,7 +173,7 @@ struct EventQueue {
     }
 
     /// Drops the events of other epochs than `epoch` and rewrites the file when any went.
-    mutating func keepOnly(epoch: UInt64) throws {
+    mutating func keepOnly(epoch: UInt64) throws(FileError) {
         let before = count
         compact()
         storage.removeAll { $0.epoch != epoch }
@@ -190,12 +190,26 @@ struct EventQueue {
 
     // MARK: Private
 
-    private mutating func load() throws {
-        guard let data = FileManager.default.contents(atPath: path) else { return }
+    /// More than a queue file can hold: about twice `capacity` lines (it is compacted past
+    /// that) of at most one event each, for at least the default capacity (a file written
+    /// with a larger one is still read). A larger file is damaged beyond use: it is started
+    /// afresh.
+    private var maxFileBytes: Int { (2 * max(capacity, 1000) + 2) * (WireFormat.maxEventBytes + 64) }
+
+    private mutating func load() throws(FileError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.read(path, limit: maxFileBytes)
+        } catch {
+            guard error.reason == .tooLarge(limit: maxFileBytes) else { throw error }
+            skippedOnOpen = 1
+            linesInFile = 1
+            try rewrite(reopen: false)
+            return
+        }
         var loaded: [QueuedEvent] = []
         var damaged = 0
-        data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
+        bytes.withUnsafeBufferPointer { bytes in
             var start = 0
             for i in 0..<bytes.count where bytes[i] == UInt8(ascii: "\n") {
                 if let event = Self.parse(UnsafeBufferPointer(rebasing: bytes[start..<i])) {
@@ -221,11 +235,10 @@ struct EventQueue {
     /// A compaction killed between writing its temporary file and renaming it leaves that
     /// file behind; the queue itself is still whole.
     static func removeStaleTemporaryFiles(of path: String) {
-        let url = URL(fileURLWithPath: path)
-        let prefix = url.lastPathComponent + ".tmp-"
-        let dir = url.deletingLastPathComponent().path
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where name.hasPrefix(prefix) {
-            unlink(dir + "/" + name)
+        let directory = FileSystem.parentDirectory(path)
+        let prefix = (path.split(separator: "/").last.map(String.init) ?? path) + ".tmp-"
+        for name in (try? FileSystem.contentsOfDirectory(directory)) ?? [] where name.hasPrefix(prefix) {
+            _ = try? FileSystem.remove(directory + "/" + name)
         }
     }
 
@@ -233,36 +246,26 @@ struct EventQueue {
         guard let firstSpace = line.firstIndex(of: UInt8(ascii: " ")), firstSpace > 0,
             line.count > firstSpace + 38, line[firstSpace + 37] == UInt8(ascii: " ")
         else { return nil }
+        let idText = UnsafeBufferPointer(rebasing: line[(firstSpace + 1)..<(firstSpace + 37)])
         guard let epoch = UInt64(String(decoding: UnsafeBufferPointer(rebasing: line[0..<firstSpace]), as: UTF8.self)),
-            let id = UUID(
-                uuidString: String(
-                    decoding: UnsafeBufferPointer(rebasing: line[(firstSpace + 1)..<(firstSpace + 37)]), as: UTF8.self))
+            let id = UUIDBytes(utf8: idText)
         else { return nil }
         let json = Array(line[(firstSpace + 38)...])
-        guard json.first == UInt8(ascii: "{"),
-            (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any] != nil
-        else { return nil }
+        guard json.first == UInt8(ascii: "{"), case .object? = try? JSON.parse(json) else { return nil }
         return QueuedEvent(id: id, epoch: epoch, json: json)
     }
 
-    private mutating func openForAppend() throws {
-        if fd >= 0 { _ = Glibc.close(fd) }
-        fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        if fd < 0 { throw Files.Failure(path: path, code: errno) }
+    private mutating func openForAppend() throws(FileError) {
+        if fd >= 0 {
+            _ = Glibc.close(fd)
+            fd = -1
+        }
+        fd = try FileSystem.openForAppending(path)
     }
 
-    private func writeAll(_ line: [UInt8]) throws {
-        try line.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw Files.Failure(path: path, code: errno)
-                }
-                offset += n
-            }
-        }
+    /// One `write(2)` for the bytes (resumed after a short or interrupted write).
+    private func writeAll(_ bytes: [UInt8]) throws(FileError) {
+        try FileSystem.append(bytes, to: fd, path: path)
     }
 
     private mutating func compact() {
@@ -273,12 +276,12 @@ struct EventQueue {
     }
 
     /// Writes the events in memory as the whole file (temporary file, then rename).
-    private mutating func rewrite(reopen: Bool = true) throws {
+    private mutating func rewrite(reopen: Bool = true) throws(FileError) {
         compact()
         var data = [UInt8]()
         data.reserveCapacity(storage.reduce(0) { $0 + $1.line.count })
         for event in storage { data.append(contentsOf: event.line) }
-        try Files.writeAtomically(Data(data), to: path)
+        try FileSystem.writeAtomically(data, to: path)
         // Every event is in the file now, those that waited in memory too.
         pending.removeAll(keepingCapacity: true)
         pendingLines = 0

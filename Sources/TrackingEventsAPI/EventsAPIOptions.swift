@@ -1,13 +1,17 @@
-import Foundation
-import Tracking
+import CrashReporterHTTP
+import CrashReporterSupport
+import Glibc
 
 /// How the events-API provider is set up. Environment variables fill in what the code leaves
 /// out: `EVENTS_API_URL` and `EVENTS_WRITE_KEY`.
 public struct EventsAPIOptions: Sendable {
-    /// The API's base URL, e.g. `https://events.example.com/v1`; events go to `<base>/events`.
-    /// A URL that already ends in `/events` is used as is, one without `/v1` gets `/v1/events`.
-    /// Without one (here or in `EVENTS_API_URL`) events stay queued.
-    public var baseURL: URL?
+    /// The API's base URL, an absolute `http://` or `https://` URL such as
+    /// `https://events.example.com/v1`; events go to `<base>/events`. A URL that already ends
+    /// in `/events` is used as is, one without `/v1` gets `/v1/events`. Without one (here or in
+    /// `EVENTS_API_URL`) events stay queued. So do they with one that cannot be used (another
+    /// scheme, no host, a user name or password in it): the provider reports it in
+    /// ``EventsAPIProvider/configurationError`` (and, in debug builds, on standard error).
+    public var baseURL: String?
     /// Sent as `X-Write-Key`. Without one (here or in `EVENTS_WRITE_KEY`) events stay queued.
     public var writeKey: String?
     /// `context.app_version`, e.g. `1.4.2` (else `CRASH_REPORTER_APP_VERSION`, `SENTRY_RELEASE`).
@@ -28,7 +32,7 @@ public struct EventsAPIOptions: Sendable {
     public var requestTimeout: Duration
 
     public init(
-        baseURL: URL? = nil,
+        baseURL: String? = nil,
         writeKey: String? = nil,
         appVersion: String? = nil,
         build: String? = nil,
@@ -51,19 +55,23 @@ public struct EventsAPIOptions: Sendable {
         self.requestTimeout = requestTimeout
     }
 
-    /// The `POST /v1/events` URL for a base URL.
-    static func eventsURL(base: URL) -> URL {
-        var text = base.absoluteString
+    /// The `POST /v1/events` URL for a base URL: trailing slashes removed, then `/events` or
+    /// `/v1/events` appended unless the URL ends in them.
+    static func eventsURL(base: String) -> String {
+        var text = base
         while text.hasSuffix("/") { text.removeLast() }
-        if text.hasSuffix("/events") { return URL(string: text) ?? base }
-        if text.hasSuffix("/v1") { return URL(string: text + "/events") ?? base }
-        return URL(string: text + "/v1/events") ?? base
+        if text.hasSuffix("/events") { return text }
+        if text.hasSuffix("/v1") { return text + "/events" }
+        return text + "/v1/events"
     }
 }
 
 /// The options with the environment applied, and the context block made once.
 struct ResolvedEventsAPIOptions: Sendable {
-    var endpoint: URL?
+    /// Nil without a base URL, or with one that cannot be used (`configurationError` says why).
+    var endpoint: HTTPURL?
+    /// Why the base URL given cannot be used, naming where it came from; nil when it can.
+    var configurationError: String?
     var writeKey: String?
     var flushAt: Int
     var flushInterval: Duration
@@ -73,8 +81,7 @@ struct ResolvedEventsAPIOptions: Sendable {
     var context: [UInt8]
 
     init(_ options: EventsAPIOptions, environment: [String: String]) {
-        let base = options.baseURL ?? environment["EVENTS_API_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) }
-        endpoint = base.map(EventsAPIOptions.eventsURL(base:))
+        (endpoint, configurationError) = Self.endpoint(options.baseURL, environment: environment)
         writeKey = options.writeKey ?? environment["EVENTS_WRITE_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         flushAt = max(1, options.flushAt)
         flushInterval = options.flushInterval
@@ -98,6 +105,27 @@ struct ResolvedEventsAPIOptions: Sendable {
             ("environment", options.environment ?? defaultEnvironment),
         ])
     }
+
+    /// The events endpoint from the base URL in the options, else in `EVENTS_API_URL` (a blank
+    /// value counts as none); an unusable one gives no endpoint and the reason, which names the
+    /// option or variable it came from.
+    static func endpoint(_ baseURL: String?, environment: [String: String]) -> (HTTPURL?, String?) {
+        let fromCode = Setting.text(baseURL)
+        let name = fromCode != nil ? "EventsAPIOptions.baseURL" : "EVENTS_API_URL"
+        do throws(SettingError) {
+            guard let base = try Setting.httpURL(fromCode ?? environment["EVENTS_API_URL"], name: name) else {
+                return (nil, nil)
+            }
+            do throws(HTTPError) {
+                return (try HTTPURL(EventsAPIOptions.eventsURL(base: base)), nil)
+            } catch {
+                // Not the URL itself: what makes it unusable may be a password in it.
+                return (nil, "\(name) cannot be used: \(error)")
+            }
+        } catch {
+            return (nil, error.description)
+        }
+    }
 }
 
 /// What the context fields of docs/events-api.md §3.4 mean on a Linux server. None of them names the host,
@@ -106,7 +134,8 @@ enum LinuxContext {
     /// The distribution and its version from `/etc/os-release` (`debian 12`, `ubuntu 24.04`),
     /// else the kernel release (`linux 6.1.0-18-amd64`).
     static func osVersion(osRelease: String = "/etc/os-release") -> String? {
-        if let text = try? String(contentsOfFile: osRelease, encoding: .utf8) {
+        if let bytes = try? FileSystem.read(osRelease, limit: 64 << 10) {
+            let text = String(decoding: bytes, as: UTF8.self)
             var fields: [String: String] = [:]
             for line in text.split(separator: "\n") {
                 guard let eq = line.firstIndex(of: "=") else { continue }

@@ -1,4 +1,5 @@
-import Foundation
+import CrashReporterHTTP
+import CrashReporterSupport
 import Synchronization
 import Tracking
 
@@ -38,14 +39,31 @@ public final class EventsAPIProvider: AnalyticsProvider {
     }
 
     /// How long group commit lets lines of a burst wait before one `write(2)` takes them all.
-    static let groupCommitDelay: DispatchTimeInterval = .milliseconds(4)
+    static let groupCommitDelay = Duration.milliseconds(4)
+
+    /// The `User-Agent` of the default transport: the process's name and `(unknown version)`,
+    /// as the URLSession transport this provider used before sent it (without the product
+    /// token of the libcurl that it no longer links). It names the program, never the machine.
+    static var userAgent: String { "\(ProcessEnvironment.processName) (unknown version)" }
+
+    /// Why the configured base URL cannot be used (`EventsAPIOptions.baseURL`, else
+    /// `EVENTS_API_URL`), e.g. `EVENTS_API_URL must be an http or https URL (got "ftp://x")`;
+    /// nil when it can, or when none is set. While it is set, events stay queued and nothing is
+    /// sent, as without a URL. Debug builds also print it when the provider is made.
+    public let configurationError: String?
 
     /// A provider keeping its queue in `stateDirectory` (the tracker's).
+    ///
+    /// - Parameters:
+    ///   - transport: What sends the requests; nil for the package's own HTTP client, with its
+    ///     proxies and trust store taken from `environment`.
+    ///   - environment: Where `EVENTS_API_URL`, `EVENTS_WRITE_KEY` and the context's variables
+    ///     are read when the options leave them out; nil for the process's environment.
     public convenience init(
         stateDirectory: String,
         options: EventsAPIOptions = EventsAPIOptions(),
-        transport: any HTTPTransport = URLSessionTransport(),
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        transport: (any HTTPTransport)? = nil,
+        environment: [String: String]? = nil
     ) {
         self.init(
             stateDirectory: stateDirectory, options: options, transport: transport, environment: environment,
@@ -55,15 +73,20 @@ public final class EventsAPIProvider: AnalyticsProvider {
     init(
         stateDirectory: String,
         options: EventsAPIOptions,
-        transport: any HTTPTransport,
-        environment: [String: String],
+        transport: (any HTTPTransport)?,
+        environment: [String: String]?,
         now: @escaping @Sendable () -> ContinuousClock.Instant
     ) {
+        let environment = environment ?? ProcessEnvironment.current()
         self.options = ResolvedEventsAPIOptions(options, environment: environment)
+        self.configurationError = self.options.configurationError
         self.queuePath = AnalyticsDirectory.queuePath(stateDirectory)
-        self.transport = transport
+        self.transport = transport ?? HTTPClient(userAgent: Self.userAgent, environment: environment)
         self.now = now
         self.core = Mutex(Core(machine: DeliveryStateMachine(maxBatchSize: self.options.maxBatchSize)))
+        if let configurationError {
+            Diagnostics.report("events stay queued: \(configurationError)")
+        }
     }
 
     deinit {
@@ -78,7 +101,11 @@ public final class EventsAPIProvider: AnalyticsProvider {
 
     public func receive(_ event: AnalyticsEvent) {
         // Encoded once, outside the lock, into the line the queue writes.
-        guard let queued = WireFormat.queuedEvent(event, context: options.context) else {
+        guard let id = event.uuid ?? UUIDBytes(event.id) else {
+            Diagnostics.report("dropped \(event.name): its id is not a UUID")
+            return
+        }
+        guard let queued = WireFormat.queuedEvent(event, id: id, context: options.context) else {
             Diagnostics.report("dropped \(event.name): over 8 KB even without properties")
             return
         }
@@ -96,7 +123,8 @@ public final class EventsAPIProvider: AnalyticsProvider {
             }
             if core.queue!.hasPending && !core.writerScheduled {
                 core.writerScheduled = true
-                DispatchQueue.global().asyncAfter(deadline: .now() + Self.groupCommitDelay) { [weak self] in
+                Task { [weak self] in
+                    try? await Task.sleep(for: Self.groupCommitDelay)
                     self?.writePending()
                 }
             }
@@ -139,7 +167,7 @@ public final class EventsAPIProvider: AnalyticsProvider {
             core.timer = nil
             core.queue?.close()
             core.queue = nil
-            unlink(queuePath)
+            _ = try? FileSystem.remove(queuePath)
             if let farewell, let json = WireFormat.encode(farewell, context: options.context) {
                 core.farewells.append(Task { _ = await self.send([json]) })
             }
@@ -195,7 +223,7 @@ public final class EventsAPIProvider: AnalyticsProvider {
     // MARK: Sending
 
     private struct Attempt {
-        var ids: Set<UUID>
+        var ids: Set<UUIDBytes>
         var events: [[UInt8]]
         var generation: UInt64
     }
@@ -208,7 +236,7 @@ public final class EventsAPIProvider: AnalyticsProvider {
             guard core.consent == .granted, let queue = core.queue, !queue.isEmpty,
                 core.machine.startSending(at: started)
             else { return nil }
-            var ids = Set<UUID>()
+            var ids = Set<UUIDBytes>()
             var events: [[UInt8]] = []
             var bytes = WireFormat.batchOverhead
             for event in queue.events where event.epoch == core.epoch {
@@ -255,9 +283,14 @@ public final class EventsAPIProvider: AnalyticsProvider {
         return await send(events, endpoint: endpoint, writeKey: writeKey)
     }
 
-    private func send(_ events: [[UInt8]], endpoint: URL, writeKey: String) async -> DeliveryStateMachine.Outcome {
+    /// One request. Any error the transport throws (for the default one, every `HTTPError`:
+    /// refused, reset, timed out, cancelled, TLS) means no response: the batch is kept.
+    private func send(
+        _ events: [[UInt8]], endpoint: HTTPURL, writeKey: String
+    ) async -> DeliveryStateMachine.Outcome {
         let request = HTTPRequest(
             url: endpoint,
+            method: "POST",
             headers: ["Content-Type": "application/json", "X-Write-Key": writeKey],
             body: WireFormat.batchBody(events),
             timeout: options.requestTimeout)
@@ -268,8 +301,7 @@ public final class EventsAPIProvider: AnalyticsProvider {
             #endif
             return .status(
                 response.status,
-                retryAfter: DeliveryStateMachine.parseRetryAfter(
-                    response.headers["retry-after"], now: Date().timeIntervalSince1970))
+                retryAfter: DeliveryStateMachine.parseRetryAfter(response.headers["Retry-After"], now: .now()))
         } catch {
             return .noResponse
         }
@@ -277,9 +309,7 @@ public final class EventsAPIProvider: AnalyticsProvider {
 
     #if DEBUG
         private static func reportPerEventResults(_ response: HTTPResponse) {
-            guard response.status == 200,
-                let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
-            else {
+            guard response.status == 200, let object = try? JSON.parse(response.body) else {
                 if response.status != 200 {
                     Diagnostics.report(
                         "events API answered \(response.status): \(String(decoding: response.body.prefix(200), as: UTF8.self))"
@@ -287,12 +317,17 @@ public final class EventsAPIProvider: AnalyticsProvider {
                 }
                 return
             }
-            for item in object["rejected"] as? [[String: Any]] ?? [] {
-                Diagnostics.report(
-                    "rejected: \(item["code"] ?? "?") \(item["message"] ?? "") (\(item["event_id"] ?? "?"))")
+            /// A member as text: a string as it is, anything else as JSON, `missing` when absent.
+            func text(_ item: JSONValue, _ key: String, missing: String = "?") -> String {
+                guard let value = item[key] else { return missing }
+                return value.stringValue ?? value.description
             }
-            for item in object["clamped"] as? [[String: Any]] ?? [] {
-                Diagnostics.report("clamped: occurred_at replaced for \(item["event_id"] ?? "?")")
+            for item in object["rejected"]?.arrayValue ?? [] {
+                Diagnostics.report(
+                    "rejected: \(text(item, "code")) \(text(item, "message", missing: "")) (\(text(item, "event_id")))")
+            }
+            for item in object["clamped"]?.arrayValue ?? [] {
+                Diagnostics.report("clamped: occurred_at replaced for \(text(item, "event_id"))")
             }
         }
     #endif

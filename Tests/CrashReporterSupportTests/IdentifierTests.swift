@@ -57,5 +57,29 @@ struct IdentifierTests {
     func canonicalForm(text: String, valid: Bool) {
         #expect(UUIDBytes.isCanonical(text) == valid)
         if valid { #expect(UUIDBytes(text)?.description == text.lowercased()) }
+        // The three ways in agree: a String, any other StringProtocol, UTF-8 bytes.
+        #expect((UUIDBytes(text) != nil) == valid)
+        #expect(UUIDBytes(Substring(text)) == UUIDBytes(text))
+        #expect(Array(text.utf8).withUnsafeBufferPointer { UUIDBytes(utf8: $0) } == UUIDBytes(text))
+    }
+
+    @Test("a digit position takes exactly the hexadecimal digits, of either case")
+    func everyByte() {
+        let valid = Array("123e4567-e89b-12d3-a456-426614174000".utf8)
+        for position in [0, 7, 9, 14, 19, 24, 35] {
+            for byte in UInt8.min...UInt8.max {
+                var bytes = valid
+                bytes[position] = byte
+                let parsed = bytes.withUnsafeBufferPointer { UUIDBytes(utf8: $0) }
+                let isHexDigit =
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+                #expect((parsed != nil) == isHexDigit, "byte \(byte) at \(position)")
+                if let parsed, byte < 0x80 {
+                    #expect(parsed.description == String(decoding: bytes, as: UTF8.self).lowercased())
+                }
+            }
+        }
     }
 }

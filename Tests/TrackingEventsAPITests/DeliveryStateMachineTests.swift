@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Testing
 
 @testable import Tracking
@@ -133,13 +134,25 @@ struct DeliveryStateMachineTests {
 
     @Test("Retry-After as seconds or an HTTP date")
     func parseRetryAfter() {
-        #expect(DeliveryStateMachine.parseRetryAfter("120", now: 0) == .seconds(120))
-        #expect(DeliveryStateMachine.parseRetryAfter(nil, now: 0) == nil)
-        #expect(DeliveryStateMachine.parseRetryAfter("soon", now: 0) == nil)
+        let zero = Timestamp(milliseconds: 0)
+        #expect(DeliveryStateMachine.parseRetryAfter("120", now: zero) == .seconds(120))
+        #expect(DeliveryStateMachine.parseRetryAfter(nil, now: zero) == nil)
+        #expect(DeliveryStateMachine.parseRetryAfter("soon", now: zero) == nil)
         // 784111777 is Sun, 06 Nov 1994 08:49:37 GMT.
         #expect(
-            DeliveryStateMachine.parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_111_777 - 90) == .seconds(90)
-        )
-        #expect(DeliveryStateMachine.parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_111_777 + 5) == .zero)
+            DeliveryStateMachine.parseRetryAfter(
+                "Sun, 06 Nov 1994 08:49:37 GMT", now: Timestamp(seconds: 784_111_777 - 90)) == .seconds(90))
+        #expect(
+            DeliveryStateMachine.parseRetryAfter(
+                "Sun, 06 Nov 1994 08:49:37 GMT", now: Timestamp(seconds: 784_111_777 + 5)) == .zero)
+    }
+
+    @Test("an absurd Retry-After is cut to the longest wait, not an overflow")
+    func hugeRetryAfter() {
+        let zero = Timestamp(milliseconds: 0)
+        for value in ["99999999999999999999", "9999999999", "3601"] {
+            #expect(DeliveryStateMachine.parseRetryAfter(value, now: zero) == DeliveryStateMachine.maxRetryAfter)
+        }
+        #expect(DeliveryStateMachine.parseRetryAfter("3599", now: zero) == .seconds(3599))
     }
 }

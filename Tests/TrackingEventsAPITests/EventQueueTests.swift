@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Foundation
 import TestSupport
 import Testing
@@ -11,7 +12,7 @@ struct EventQueueTests {
     var path: String { dir.path + "/analytics/events.queue" }
 
     func event(_ n: Int, epoch: UInt64 = 1) -> QueuedEvent {
-        QueuedEvent(id: UUID(), epoch: epoch, json: Array(#"{"name":"e\#(n)"}"#.utf8))
+        QueuedEvent(id: UUIDBytes.random(), epoch: epoch, json: Array(#"{"name":"e\#(n)"}"#.utf8))
     }
 
     func lineCount() -> Int {
@@ -88,18 +89,38 @@ struct EventQueueTests {
         let a = event(0)
         let b = event(1)
         let text =
-            "1 \(a.id.uuidString.lowercased()) {\"name\":\"e0\"}\n"
+            "1 \(a.id) {\"name\":\"e0\"}\n"
             + "garbage line\n"
             + "1 not-a-uuid-at-all-not-a-uuid-at-all0 {}\n"
             + "1 \(UUID().uuidString.lowercased()) {\"broken\": \n"
             + "\u{0}\u{0}\u{0}\n"
-            + "1 \(b.id.uuidString.lowercased()) {\"name\":\"e1\"}\n"
+            + "1 \(b.id) {\"name\":\"e1\"}\n"
         try FileManager.default.createDirectory(atPath: dir.path + "/analytics", withIntermediateDirectories: true)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let queue = try #require(try EventQueue(path: path, capacity: 10, create: false))
         #expect(queue.events.map(\.id) == [a.id, b.id])
         #expect(queue.skippedOnOpen == 4)
         #expect(lineCount() == 2)
+    }
+
+    @Test("a file larger than any queue the provider writes is damaged beyond use: it starts afresh")
+    func oversizedFile() throws {
+        let line = Data("1 \(UUID().uuidString.lowercased()) {\"name\":\"e\"}\n".utf8)
+        // More than 2,002 lines of 8 KiB and a prefix, the most a queue of 1,000 ever holds.
+        let lines = (2 * 1000 + 2) * (WireFormat.maxEventBytes + 64) / line.count + 1
+        var text = Data(capacity: lines * line.count)
+        for _ in 0..<lines { text.append(line) }
+        try FileManager.default.createDirectory(atPath: dir.path + "/analytics", withIntermediateDirectories: true)
+        try text.write(to: URL(fileURLWithPath: path))
+        var queue = try #require(try EventQueue(path: path, capacity: 10, create: false))
+        #expect(queue.count == 0)
+        #expect(queue.skippedOnOpen == 1)
+        #expect(lineCount() == 0)
+        let next = event(0)
+        try queue.append(next)
+        queue.close()
+        let reopened = try #require(try EventQueue(path: path, capacity: 10, create: false))
+        #expect(Array(reopened.events) == [next])
     }
 
     @Test("at most capacity events, the oldest dropped, in memory and after a reopen")
@@ -147,7 +168,7 @@ struct EventQueueGroupCommitTests {
     func burst() throws {
         var queue = try #require(try EventQueue(path: path, capacity: 1000, create: true))
         queue.groupCommit = true
-        let events = (0..<100).map { QueuedEvent(id: UUID(), epoch: 1, json: Array(#"{"n":\#($0)}"#.utf8)) }
+        let events = (0..<100).map { QueuedEvent(id: UUIDBytes.random(), epoch: 1, json: Array(#"{"n":\#($0)}"#.utf8)) }
         for e in events { try queue.append(e) }
         // However slow the machine, the first appends of a window go to the file at once.
         #expect(lines().count >= 1 && lines().count < 100)
@@ -165,12 +186,14 @@ struct EventQueueGroupCommitTests {
     func rewriteAndClose() throws {
         var queue = try #require(try EventQueue(path: path, capacity: 1000, create: true))
         queue.groupCommit = true
-        let events = (0..<50).map { QueuedEvent(id: UUID(), epoch: 1, json: Array(#"{"n":\#($0)}"#.utf8)) }
+        let events = (0..<50).map { QueuedEvent(id: UUIDBytes.random(), epoch: 1, json: Array(#"{"n":\#($0)}"#.utf8)) }
         for e in events { try queue.append(e) }
         try queue.remove(ids: [events[0].id])
         #expect(!queue.hasPending)
         #expect(lines().count == 49)
-        for n in 0..<50 { try queue.append(QueuedEvent(id: UUID(), epoch: 1, json: Array(#"{"m":\#(n)}"#.utf8))) }
+        for n in 0..<50 {
+            try queue.append(QueuedEvent(id: UUIDBytes.random(), epoch: 1, json: Array(#"{"m":\#(n)}"#.utf8)))
+        }
         #expect(queue.hasPending)
         queue.close()
         let reopened = try #require(try EventQueue(path: path, capacity: 1000, create: false))
@@ -188,14 +211,14 @@ struct EventQueueKillTests {
         await #expect(processExitsWith: .signal(SIGKILL)) { [path = path as String] in
             var queue = try! EventQueue(path: path, capacity: 1000, create: true)!
             let json = Array(#"{"name":"item_viewed","properties":{"n":1}}"#.utf8)
-            try! queue.append(QueuedEvent(id: UUID(), epoch: 1, json: json))
+            try! queue.append(QueuedEvent(id: UUIDBytes.random(), epoch: 1, json: json))
             // The kill lands at an arbitrary point: in a write, a compaction or between them.
             Thread.detachNewThread {
                 usleep(30_000)
                 kill(getpid(), SIGKILL)
             }
             while true {
-                try! queue.append(QueuedEvent(id: UUID(), epoch: 1, json: json))
+                try! queue.append(QueuedEvent(id: UUIDBytes.random(), epoch: 1, json: json))
             }
         }
         let queue = try #require(try EventQueue(path: path, capacity: 1000, create: false))

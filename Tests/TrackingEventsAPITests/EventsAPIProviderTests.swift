@@ -1,3 +1,4 @@
+import CrashReporterHTTP
 import Foundation
 import TestSupport
 import Testing
@@ -18,7 +19,7 @@ struct EventsAPIProviderTests {
         return EventsAPIProvider(
             stateDirectory: dir.path,
             options: EventsAPIOptions(
-                baseURL: URL(string: "http://collector.test/v1")!, writeKey: "aso_wk_test", flushAt: flushAt,
+                baseURL: "http://collector.test/v1", writeKey: "aso_wk_test", flushAt: flushAt,
                 flushInterval: flushInterval, maxQueued: maxQueued),
             transport: wire, environment: [:], now: { clock.now })
     }
@@ -44,7 +45,7 @@ struct EventsAPIProviderTests {
         #expect(provider.queuedCount == 4)
         await tracker.flush()
         let request = try #require(wire.requests.first)
-        #expect(request.url.absoluteString == "http://collector.test/v1/events")
+        #expect(request.url.description == "http://collector.test/v1/events")
         #expect(request.method == "POST")
         #expect(request.headers["X-Write-Key"] == "aso_wk_test")
         #expect(request.headers["Content-Type"] == "application/json")
@@ -197,7 +198,7 @@ struct EventsAPIProviderTests {
         wire.script { _ in
             HTTPResponse(
                 status: 200,
-                body: Data(
+                body: Array(
                     #"{"accepted":0,"rejected":[{"index":0,"event_id":"x","code":"invalid_name","message":"m"}],"clamped":[]}"#
                         .utf8))
         }
@@ -459,7 +460,7 @@ struct ConsentRaceTests {
         let provider = EventsAPIProvider(
             stateDirectory: dir.path,
             options: EventsAPIOptions(
-                baseURL: URL(string: "http://collector.test")!, writeKey: "k", flushAt: 10_000,
+                baseURL: "http://collector.test", writeKey: "k", flushAt: 10_000,
                 flushInterval: .seconds(3600)),
             transport: wire, environment: [:])
         let tracker = Tracker(stateDirectory: dir.path, providers: [provider], breadcrumbs: BreadcrumbRecorder())
@@ -491,14 +492,75 @@ struct ConsentRaceTests {
     }
 }
 
-@Suite("URLSession transport")
-struct URLSessionTransportTests {
+@Suite("Default transport")
+struct DefaultTransportTests {
     @Test("a refused connection throws, so the batch is kept")
-    func refused() async {
-        let transport = URLSessionTransport()
+    func refused() async throws {
+        let transport: any HTTPTransport = HTTPClient(userAgent: "events-tests/1", environment: [:])
         let request = HTTPRequest(
-            url: URL(string: "http://127.0.0.1:1/v1/events")!, headers: ["Content-Type": "application/json"],
-            body: Data("{}".utf8), timeout: .seconds(5))
-        await #expect(throws: (any Error).self) { _ = try await transport.send(request) }
+            url: try HTTPURL("http://127.0.0.1:1/v1/events"), method: "POST",
+            headers: ["Content-Type": "application/json"], body: Array("{}".utf8), timeout: .seconds(5))
+        await #expect(throws: HTTPError.self) { _ = try await transport.send(request) }
+    }
+
+    @Test("with the default transport, a refused connection is no response: the batch stays, the retry waits")
+    func refusedKeepsTheBatch() async throws {
+        let dir = TempDirectory()
+        let provider = EventsAPIProvider(
+            stateDirectory: dir.path,
+            options: EventsAPIOptions(baseURL: "http://127.0.0.1:1", writeKey: "k", flushInterval: .seconds(3600)),
+            environment: [:])
+        let tracker = Tracker(stateDirectory: dir.path, providers: [provider], breadcrumbs: BreadcrumbRecorder())
+        try tracker.setAnalyticsConsent(granted: true)
+        await provider.flush()
+        #expect(provider.queuedCount == 1)
+        #expect(provider.deliveryState.failures == 1)
+        #expect(provider.deliveryState.retryAt != nil)
+    }
+
+    @Test("the User-Agent names the program, as before, and nothing about the machine")
+    func userAgent() {
+        #expect(EventsAPIProvider.userAgent == ProcessInfo.processInfo.processName + " (unknown version)")
+        #expect(!EventsAPIProvider.userAgent.contains(ProcessInfo.processInfo.hostName))
+    }
+}
+
+@Suite("Unusable base URL")
+struct UnusableBaseURLTests {
+    @Test(
+        "an unusable base URL is reported, naming where it came from, and events stay queued",
+        arguments: [
+            (EventsAPIOptions(baseURL: "ftp://collector.test/v1", writeKey: "k"), [:], "EventsAPIOptions.baseURL"),
+            (
+                EventsAPIOptions(baseURL: "http://user:secret@collector.test", writeKey: "k"), [:],
+                "EventsAPIOptions.baseURL"
+            ),
+            (EventsAPIOptions(writeKey: "k"), ["EVENTS_API_URL": "collector.test/v1"], "EVENTS_API_URL"),
+            (EventsAPIOptions(writeKey: "k"), ["EVENTS_API_URL": "http://"], "EVENTS_API_URL"),
+        ] as [(EventsAPIOptions, [String: String], String)])
+    func reported(options: EventsAPIOptions, environment: [String: String], source: String) async throws {
+        let dir = TempDirectory()
+        let wire = FakeTransport()
+        let provider = EventsAPIProvider(
+            stateDirectory: dir.path, options: options, transport: wire, environment: environment)
+        let error = try #require(provider.configurationError)
+        #expect(error.hasPrefix(source))
+        #expect(!error.contains("secret"))
+        let tracker = Tracker(stateDirectory: dir.path, providers: [provider], breadcrumbs: BreadcrumbRecorder())
+        try tracker.setAnalyticsConsent(granted: true)
+        tracker.track(NamedEvent("kept"))
+        await provider.flush()
+        #expect(wire.requests.isEmpty)
+        #expect(provider.queuedCount == 2)
+    }
+
+    @Test("a usable or missing base URL reports nothing")
+    func usable() {
+        let dir = TempDirectory()
+        for options in [EventsAPIOptions(), EventsAPIOptions(baseURL: "https://collector.test/v1/")] {
+            let provider = EventsAPIProvider(
+                stateDirectory: dir.path, options: options, transport: FakeTransport(), environment: [:])
+            #expect(provider.configurationError == nil)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import CrashReporterHTTP
 import Foundation
 import Synchronization
 import Tracking
@@ -13,7 +14,7 @@ final class FakeTransport: HTTPTransport {
 
     init(
         fallback: @escaping Reply = { _ in
-            HTTPResponse(status: 200, body: Data(#"{"accepted":0,"rejected":[],"clamped":[]}"#.utf8))
+            HTTPResponse(status: 200, body: Array(#"{"accepted":0,"rejected":[],"clamped":[]}"#.utf8))
         }
     ) {
         self.fallback = fallback
@@ -24,11 +25,13 @@ final class FakeTransport: HTTPTransport {
         state.withLock { $0.replies.append(contentsOf: replies) }
     }
 
-    static func status(_ code: Int, headers: [String: String] = [:]) -> Reply {
+    static func status(_ code: Int, headers: HTTPHeaders = [:]) -> Reply {
         { _ in HTTPResponse(status: code, headers: headers) }
     }
 
-    static let networkDown: Reply = { _ in throw URLError(.notConnectedToInternet) }
+    static let networkDown: Reply = { request in
+        throw HTTPError.connectionRefused(host: request.url.host, port: request.url.port)
+    }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let reply = state.withLock { state -> Reply in
@@ -43,7 +46,7 @@ final class FakeTransport: HTTPTransport {
     /// The events of each request, decoded.
     var batches: [[[String: Any]]] {
         requests.map { request in
-            let object = try! JSONSerialization.jsonObject(with: request.body) as! [String: Any]
+            let object = try! JSONSerialization.jsonObject(with: Data(request.body)) as! [String: Any]
             return object["events"] as! [[String: Any]]
         }
     }

@@ -71,6 +71,49 @@ struct TrackerTests {
         #expect(Set(recorder.events.map(\.id)).count == 2)
     }
 
+    @Test("an event carries a lower-case version 4 UUID and the time it was tracked, in seconds since 1970")
+    func idAndTime() throws {
+        let recorder = RecordingAnalyticsProvider()
+        let tracker = makeTracker([recorder])
+        try tracker.setAnalyticsConsent(granted: true)
+        let before = Date().timeIntervalSince1970
+        tracker.track(ShopEvent.refunded)
+        let after = Date().timeIntervalSince1970
+        let event = try #require(recorder.events.last)
+        let uuid = try #require(UUID(uuidString: event.id))
+        #expect(event.id == uuid.uuidString.lowercased())
+        #expect(Array(event.id)[14] == "4")
+        // Whole milliseconds: at most one below the clock read just before.
+        #expect(event.occurredAt >= before - 0.001 && event.occurredAt <= after)
+        #expect((event.occurredAt * 1000).rounded() == event.occurredAt * 1000)
+        let installID = try #require(tracker.installID)
+        #expect(UUID(uuidString: installID)?.uuidString.lowercased() == installID)
+        // The same event made with the public initializer is the same event.
+        let copy = AnalyticsEvent(
+            id: event.id, name: event.name, parameters: event.parameters, occurredAt: event.occurredAt,
+            installID: event.installID, consentEpoch: event.consentEpoch)
+        #expect(copy == event)
+        #expect(copy.hashValue == event.hashValue)
+        #expect(
+            copy
+                != AnalyticsEvent(
+                    name: event.name, parameters: event.parameters, occurredAt: event.occurredAt,
+                    installID: event.installID, consentEpoch: event.consentEpoch))
+    }
+
+    @Test("an install id stored in upper case by an earlier version is kept")
+    func upperCaseInstallID() throws {
+        let stored = UUID().uuidString
+        try Data("granted 1\n".utf8).write(to: URL(fileURLWithPath: dir.path + "/analytics.consent"))
+        try FileManager.default.createDirectory(atPath: dir.path + "/analytics", withIntermediateDirectories: true)
+        try Data((stored + "\n").utf8).write(to: URL(fileURLWithPath: dir.path + "/analytics/install-id"))
+        let recorder = RecordingAnalyticsProvider()
+        let tracker = makeTracker([recorder])
+        #expect(tracker.installID == stored)
+        tracker.track(ShopEvent.refunded)
+        #expect(recorder.events.last?.installID == stored)
+    }
+
     @Test("granting twice changes nothing")
     func grantTwice() throws {
         let recorder = RecordingAnalyticsProvider()

@@ -41,64 +41,96 @@ package struct UUIDBytes: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// Parses the canonical 8-4-4-4-12 text, in either case (`nil` for anything else: no
     /// braces, no `urn:uuid:`, no missing hyphens).
     package init?(_ text: some StringProtocol) {
-        var halves: (UInt64, UInt64) = (0, 0)
-        var count = 0
-        var position = 0
-        for byte in text.utf8 {
-            defer { position += 1 }
-            if position == 8 || position == 13 || position == 18 || position == 23 {
-                guard byte == UInt8(ascii: "-") else { return nil }
-                continue
-            }
-            let nibble: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            if count < 16 {
-                halves.0 = halves.0 << 4 | UInt64(nibble)
-            } else {
-                halves.1 = halves.1 << 4 | UInt64(nibble)
-            }
-            count += 1
+        // The bytes in place (native strings and substrings are contiguous), so that even an
+        // unspecialized call makes one dynamic call, not one per character.
+        let parsed =
+            text.utf8.withContiguousStorageIfAvailable { UUIDBytes(utf8: $0) }
+            ?? Array(text.utf8).withUnsafeBufferPointer { UUIDBytes(utf8: $0) }
+        guard let parsed else { return nil }
+        self = parsed
+    }
+
+    /// Parses the canonical text of a `String`, as the generic ``init(_:)`` does, without its
+    /// dynamic calls when the caller's module cannot specialize it (a tracked event's id).
+    package init?(_ text: String) {
+        var text = text
+        guard let parsed = text.withUTF8({ UUIDBytes(utf8: $0) }) else { return nil }
+        self = parsed
+    }
+
+    /// Parses the canonical text from its UTF-8 bytes, as ``init(_:)`` does: for bytes read
+    /// from a file, and for the hot path of every tracked event.
+    package init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        let dash = UInt8(ascii: "-")
+        guard bytes.count == 36, bytes[8] == dash, bytes[13] == dash, bytes[18] == dash, bytes[23] == dash else {
+            return nil
         }
-        guard position == 36, count == 32 else { return nil }
+        var halves: (UInt64, UInt64) = (0, 0)
+        var invalid: UInt8 = 0
+        var position = 0
+        for index in 0..<16 {
+            if index == 4 || index == 6 || index == 8 || index == 10 { position &+= 1 }  // a dash
+            let byte = Self.hexValue(bytes[position], &invalid) << 4 | Self.hexValue(bytes[position &+ 1], &invalid)
+            if index < 8 {
+                halves.0 = halves.0 << 8 | byte
+            } else {
+                halves.1 = halves.1 << 8 | byte
+            }
+            position &+= 2
+        }
+        guard invalid == 0 else { return nil }
         self.init(high: halves.0, low: halves.1)
+    }
+
+    /// The value of a hexadecimal digit of either case; sets `invalid` to 1 for any other byte.
+    /// Without branches: a mix of digits and letters would mispredict them.
+    @inline(__always)
+    private static func hexValue(_ byte: UInt8, _ invalid: inout UInt8) -> UInt64 {
+        let isDigit: UInt8 = byte &- UInt8(ascii: "0") < 10 ? 1 : 0
+        let isLetter: UInt8 = (byte | 0x20) &- UInt8(ascii: "a") < 6 ? 1 : 0
+        invalid |= 1 ^ (isDigit | isLetter)
+        // `0`–`9` are 0x30–0x39, `A`–`F` and `a`–`f` end in 1–6 with bit 6 set.
+        return UInt64((byte & 0xF) &+ 9 &* (byte >> 6))
     }
 
     /// Whether `text` is a UUID in the canonical 8-4-4-4-12 form, in either case.
     package static func isCanonical(_ text: some StringProtocol) -> Bool { UUIDBytes(text) != nil }
 
-    /// The 36 lower-case characters.
+    /// The 36 lower-case characters, written straight into the string's storage (one
+    /// allocation: this runs for every tracked event).
     package var description: String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(36)
-        appendText(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        String(unsafeUninitializedCapacity: 36) { buffer in
+            writeText(to: UnsafeMutableRawBufferPointer(buffer))
+            return 36
+        }
     }
 
-    /// Appends the 36 lower-case characters in one append: two characters per byte from a
-    /// table, no branch per nibble (this runs for every tracked event).
+    /// Appends the 36 lower-case characters in one append.
     package func appendText(to bytes: inout [UInt8]) {
         var text: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)  // 40 bytes of room
-        let halves = (high.bigEndian, low.bigEndian)
         withUnsafeMutableBytes(of: &text) { out in
-            withUnsafeBytes(of: halves) { raw in
-                Self.hexPairs.withUnsafeBufferPointer { pairs in
-                    var offset = 0
-                    for index in 0..<16 {
-                        if index == 4 || index == 6 || index == 8 || index == 10 {
-                            out[offset] = UInt8(ascii: "-")
-                            offset += 1
-                        }
-                        out.storeBytes(of: pairs[Int(raw[index])], toByteOffset: offset, as: (UInt8, UInt8).self)
-                        offset += 2
+            writeText(to: out)
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: out[0..<36]))
+        }
+    }
+
+    /// Writes the 36 characters to the start of `out`: two characters per byte from a table,
+    /// no branch per nibble.
+    @inline(__always)
+    private func writeText(to out: UnsafeMutableRawBufferPointer) {
+        let halves = (high.bigEndian, low.bigEndian)
+        withUnsafeBytes(of: halves) { raw in
+            Self.hexPairs.withUnsafeBufferPointer { pairs in
+                var offset = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        out[offset] = UInt8(ascii: "-")
+                        offset += 1
                     }
+                    out.storeBytes(of: pairs[Int(raw[index])], toByteOffset: offset, as: (UInt8, UInt8).self)
+                    offset += 2
                 }
             }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: out[0..<36]))
         }
     }
 

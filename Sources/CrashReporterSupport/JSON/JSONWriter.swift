@@ -98,6 +98,13 @@ package struct JSONWriter: Sendable {
     /// one run), and writes the short escapes that `JSONEncoder` writes.
     @inline(__always)
     private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, _ escaping: Escaping) {
+        // Most strings need no escape at all: a tight scan, then one append.
+        if escaping == .standard,
+            !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+        {
+            bytes.append(contentsOf: utf8)
+            return
+        }
         var start = 0
         var index = 0
         let count = utf8.count
