@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+
+/// The layers as a user meets them: what the manifest lets each module reach, and what a program
+/// that links a product actually loads. The linking tests build small packages of their own that
+/// depend on this one by path, as a user's package would.
+@Suite("Layers and what they link")
+struct LayeringTests {
+    // MARK: The manifest
+
+    /// Each target's dependencies by name, from `swift package dump-package`.
+    static func targetDependencies() async throws -> [String: [String]] {
+        // A scratch path of its own: the package's .build is locked by the `swift test` running us.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dump-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let result = try await ChildProcess.run(
+            [
+                "/usr/bin/env", "swift", "package", "--package-path", Binaries.packageRoot.path, "--scratch-path",
+                scratch.path, "dump-package",
+            ],
+            environment: ProcessInfo.processInfo.environment, timeout: 120)
+        try #require(result.exitCode == 0, "dump-package failed: \(result.stderr)")
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let targets = try #require(manifest["targets"] as? [[String: Any]])
+        var graph: [String: [String]] = [:]
+        for target in targets {
+            let name = try #require(target["name"] as? String)
+            let dependencies = target["dependencies"] as? [[String: Any]] ?? []
+            graph[name] = dependencies.compactMap { dependency in
+                ((dependency["byName"] ?? dependency["target"]) as? [Any])?.first as? String
+            }
+        }
+        return graph
+    }
+
+    /// `name` and everything it reaches.
+    static func closure(of name: String, in graph: [String: [String]]) -> Set<String> {
+        var seen: Set<String> = [name]
+        var queue = [name]
+        while let next = queue.popLast() {
+            for dependency in graph[next] ?? [] where seen.insert(dependency).inserted {
+                queue.append(dependency)
+            }
+        }
+        return seen
+    }
+
+    @Test("the façade reaches nothing of the crash handler, and the tools never link the handler")
+    func manifestLayers() async throws {
+        let graph = try await Self.targetDependencies()
+        let tracking = Self.closure(of: "Tracking", in: graph)
+        #expect(tracking.isSubset(of: ["Tracking", "CrashReporterSupport"]), "Tracking reaches \(tracking.sorted())")
+        for tool in ["crashreport", "crash-collector"] {
+            let reached = Self.closure(of: tool, in: graph)
+            #expect(!reached.contains("CCrashReporter"), "\(tool) reaches the signal handler")
+            #expect(!reached.contains("CrashReporter"), "\(tool) reaches the service's entry point")
+        }
+        for module in ["CrashReportFormat", "CrashSymbolication", "CrashReportSentry", "CrashReportDelivery"] {
+            #expect(!Self.closure(of: module, in: graph).contains("CCrashReporter"), "\(module) reaches the handler")
+        }
+    }
+
+    // MARK: What a program loads
+
+    /// A user's package next to this one: `tracks-only` imports only Tracking, `service` starts
+    /// the crash reporter and the analytics provider as the README says.
+    static func userPackage() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("layering-\(UUID().uuidString)")
+        let sources = root.appendingPathComponent("Sources")
+        for name in ["tracks-only", "service"] {
+            try FileManager.default.createDirectory(
+                at: sources.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        let manifest = """
+            // swift-tools-version:6.0
+            import PackageDescription
+            let package = Package(
+                name: "user",
+                dependencies: [.package(name: "swift-crash-reporter", path: "\(Binaries.packageRoot.path)")],
+                targets: [
+                    .executableTarget(
+                        name: "tracks-only",
+                        dependencies: [.product(name: "Tracking", package: "swift-crash-reporter")]),
+                    .executableTarget(
+                        name: "service",
+                        dependencies: [
+                            .product(name: "CrashReporter", package: "swift-crash-reporter"),
+                            .product(name: "TrackingEventsAPI", package: "swift-crash-reporter"),
+                        ]),
+                ]
+            )
+            """
+        try manifest.write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try """
+        import Tracking
+
+        struct Opened: TrackingEvent { var name: String { "library_opened" } }
+        track(Opened())
+        """.write(to: sources.appendingPathComponent("tracks-only/main.swift"), atomically: true, encoding: .utf8)
+        try """
+        import CrashReporter
+        import Tracking
+        import TrackingEventsAPI
+
+        try CrashReporter.start(Options(appName: "layering"))
+        let state = StateDirectory.resolve(appName: "layering")
+        TrackingSystem.bootstrap(Tracker(stateDirectory: state, providers: [EventsAPIProvider(stateDirectory: state)]))
+        track(NamedEvent("service_started"))
+        """.write(to: sources.appendingPathComponent("service/main.swift"), atomically: true, encoding: .utf8)
+        return root
+    }
+
+    /// The shared libraries `binary` asks the dynamic linker for (`NEEDED` entries).
+    static func needed(_ binary: URL) async throws -> [String] {
+        let result = try await ChildProcess.run(
+            ["/usr/bin/readelf", "-d", binary.path], environment: [:], timeout: 60)
+        return result.stdout.split(separator: "\n").compactMap { line in
+            guard line.contains("(NEEDED)"), let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]")
+            else { return nil }
+            return String(line[line.index(after: open)..<close])
+        }
+    }
+
+    /// The symbols `binary` defines, by name.
+    static func definedSymbols(_ binary: URL) async throws -> Set<String> {
+        let result = try await ChildProcess.run(
+            ["/usr/bin/nm", "--defined-only", binary.path], environment: [:], timeout: 60)
+        return Set(result.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) })
+    }
+
+    static func build(_ package: URL) async throws -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        let result = try await ChildProcess.run(
+            ["/usr/bin/env", "swift", "build", "--package-path", package.path], environment: environment,
+            timeout: 900)
+        try #require(result.exitCode == 0, "swift build failed:\n\(result.stdout)\n\(result.stderr)")
+        let path = try await ChildProcess.run(
+            ["/usr/bin/env", "swift", "build", "--package-path", package.path, "--show-bin-path"],
+            environment: environment, timeout: 120)
+        return URL(fileURLWithPath: path.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Libraries a service must never load because of the reporter: Foundation (and its ICU
+    /// data), FoundationNetworking's libcurl, libunwind, and the TLS library (loaded only when
+    /// an https upload needs it).
+    static let heavy = [
+        "libFoundation", "libFoundationEssentials", "libFoundationInternationalization", "lib_FoundationICU",
+        "libFoundationNetworking", "libcurl", "libunwind", "libssl", "libcrypto", "libdispatch",
+    ]
+
+    @Test("a library that only tracks links nothing of the handler; a service loads no Foundation, curl or TLS")
+    func linkedLibraries() async throws {
+        let package = try Self.userPackage()
+        defer { try? FileManager.default.removeItem(at: package) }
+        let bin = try await Self.build(package)
+
+        let tracksOnly = bin.appendingPathComponent("tracks-only")
+        let symbols = try await Self.definedSymbols(tracksOnly)
+        #expect(
+            !symbols.contains { $0.hasPrefix("scr_") }, "the C crash handler is linked into a tracking-only program")
+        #expect(!symbols.contains("pthread_create"), "a tracking-only program interposes pthread_create")
+        let tracksNeeded = try await Self.needed(tracksOnly)
+        #expect(!tracksNeeded.contains { $0.hasPrefix("libz") }, "tracks-only needs \(tracksNeeded)")
+
+        let serviceNeeded = try await Self.needed(bin.appendingPathComponent("service"))
+        for library in Self.heavy {
+            #expect(!serviceNeeded.contains { $0.hasPrefix(library + ".") }, "the service needs \(library)")
+        }
+    }
+}
