@@ -141,5 +141,6 @@ SCR_HIDDEN uint64_t scr_now_realtime_ms(void);
 SCR_HIDDEN uint64_t scr_now_boottime_ms(void);
 SCR_HIDDEN size_t scr_strlcpy(char *dst, const char *src, size_t cap);
 SCR_HIDDEN pid_t scr_gettid(void);
+SCR_HIDDEN long scr_read_file(const char *path, char *buf, size_t cap);
 
 #endif

@@ -5,7 +5,7 @@
 #include "internal.h"
 
 #include <fcntl.h>
-#include <stdio.h>
+#include <stdio.h> // for rename(2) only: no stdio stream is ever used here
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -46,41 +46,47 @@ static void fault_if_injected(int where) {
     if (atomic_load(&g_report.inject_fault) == where) *(volatile int *)(uintptr_t)16 = 1;
 }
 
-// Not async-signal-safe (stdio). PRETTY_NAME from /etc/os-release, without quotes.
+// Not async-signal-safe in practice (called once at install), though it only reads a file.
+// PRETTY_NAME from /etc/os-release, without quotes.
 static void read_distribution(void) {
-    FILE *f = fopen("/etc/os-release", "r");
-    if (f == NULL) return;
-    char line[256];
-    while (fgets(line, sizeof line, f) != NULL) {
-        if (strncmp(line, "PRETTY_NAME=", 12) != 0) continue;
-        char *v = line + 12;
-        size_t n = strcspn(v, "\n");
-        v[n] = '\0';
-        if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
-            v[n - 1] = '\0';
-            v++;
+    char text[4096];
+    if (scr_read_file("/etc/os-release", text, sizeof text) <= 0) return;
+    for (char *line = text; *line != '\0';) {
+        char *end = strchr(line, '\n');
+        if (end != NULL) *end = '\0';
+        if (strncmp(line, "PRETTY_NAME=", 12) == 0) {
+            char *v = line + 12;
+            size_t n = strlen(v);
+            if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+                v[n - 1] = '\0';
+                v++;
+            }
+            scr_strlcpy(g_report.os_distribution, v, sizeof g_report.os_distribution);
+            return;
         }
-        scr_strlcpy(g_report.os_distribution, v, sizeof g_report.os_distribution);
-        break;
+        if (end == NULL) return;
+        line = end + 1;
     }
-    fclose(f);
 }
 
-// Not async-signal-safe (stdio). When the process started, in CLOCK_BOOTTIME milliseconds.
+// Not async-signal-safe in practice (sysconf; called once at install). When the process
+// started, in CLOCK_BOOTTIME milliseconds: field 22 of /proc/self/stat (start time in clock
+// ticks since boot), counted from the last ')' because the command name may hold spaces.
 static uint64_t process_start_ms(void) {
-    FILE *f = fopen("/proc/self/stat", "r");
-    if (f == NULL) return scr_now_boottime_ms();
     char buf[1024];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    // Field 22 (starttime, clock ticks since boot) counts from the last ')' (the name may hold spaces).
-    char *p = strrchr(buf, ')');
-    unsigned long long ticks = 0;
-    if (p == NULL || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-                            &ticks) != 1) {
-        return scr_now_boottime_ms();
+    if (scr_read_file("/proc/self/stat", buf, sizeof buf) <= 0) return scr_now_boottime_ms();
+    const char *p = strrchr(buf, ')');
+    if (p == NULL) return scr_now_boottime_ms();
+    p++;
+    // The state is field 3; skip to field 22, 19 fields further.
+    for (int field = 3; field < 22; field++) {
+        while (*p == ' ') p++;
+        while (*p != ' ' && *p != '\0') p++;
     }
+    while (*p == ' ') p++;
+    if (*p < '0' || *p > '9') return scr_now_boottime_ms();
+    unsigned long long ticks = 0;
+    while (*p >= '0' && *p <= '9') ticks = ticks * 10 + (unsigned long long)(*p++ - '0');
     long hz = sysconf(_SC_CLK_TCK);
     return hz > 0 ? (uint64_t)(ticks * 1000ull / (unsigned long long)hz) : scr_now_boottime_ms();
 }

@@ -2,6 +2,8 @@
 // gettid system call are; the rest is pure computation).
 #include "internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,3 +36,21 @@ size_t scr_strlcpy(char *dst, const char *src, size_t cap) {
 
 // Async-signal-safe (a raw system call).
 pid_t scr_gettid(void) { return (pid_t)syscall(SYS_gettid); }
+
+// Async-signal-safe (open, read, close). Reads at most `cap` - 1 bytes of `path` into `buf`
+// and terminates them; returns the length, or -1 when the file cannot be read.
+long scr_read_file(const char *path, char *buf, size_t cap) {
+    if (cap == 0) return -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    size_t used = 0;
+    while (used < cap - 1) {
+        ssize_t n = read(fd, buf + used, cap - 1 - used);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        used += (size_t)n;
+    }
+    close(fd);
+    buf[used] = '\0';
+    return (long)used;
+}

@@ -24,7 +24,14 @@ public enum CrashReporter {
     }
 
     private static let state = Lock<Status?>(nil)
-    private static let worker = Lock<DeliveryWorker?>(nil)
+    private static let worker = Lock<Delivery?>(nil)
+
+    /// What this launch's delivery is doing; nil without a transport.
+    private enum Delivery {
+        /// The pending folder was empty at start: no worker was started.
+        case nothingPending
+        case running(DeliveryWorker)
+    }
 
     /// The status of the last `start`, nil before.
     public static var status: Status? { state.withLock { $0 } }
@@ -78,8 +85,15 @@ public enum CrashReporter {
     private static func startDelivery(_ config: ResolvedConfiguration) {
         guard let transport = Transports.make(config) else { return }
         let stateDirectory = config.stateDirectory
+        let store = ReportStore(stateDirectory: stateDirectory, keepDelivered: config.keepDelivered)
+        // Nothing pending, nothing to do this launch: no thread is started, which keeps `start`
+        // short in the common case. A crash of this process is delivered at the next launch.
+        guard !store.pendingReports().isEmpty else {
+            worker.withLock { $0 = .nothingPending }
+            return
+        }
         let deliverer = Deliverer(
-            store: ReportStore(stateDirectory: stateDirectory, keepDelivered: config.keepDelivered),
+            store: store,
             transport: transport,
             policy: config.delivery.policy,
             symbolicate: Transports.symbolicator,
@@ -93,7 +107,7 @@ public enum CrashReporter {
         } catch {
             return
         }
-        worker.withLock { $0 = delivery }
+        worker.withLock { $0 = .running(delivery) }
     }
 
     /// Waits for the first delivery pass of this launch (at most `timeout` seconds) and says
@@ -102,9 +116,13 @@ public enum CrashReporter {
     /// exiting; a long-running service never needs to.
     @discardableResult
     public static func waitForDelivery(timeout: Double = 10) -> DeliverySummary? {
-        guard let delivery = worker.withLock({ $0 }) else { return nil }
-        guard case .summary(let summary) = delivery.waitForFirstPass(timeout: timeout) else { return nil }
-        return summary
+        switch worker.withLock({ $0 }) {
+        case nil: return nil
+        case .nothingPending: return DeliverySummary()
+        case .running(let delivery):
+            guard case .summary(let summary) = delivery.waitForFirstPass(timeout: timeout) else { return nil }
+            return summary
+        }
     }
 
     /// Stops capturing in this process (used when the user opts out while it runs).

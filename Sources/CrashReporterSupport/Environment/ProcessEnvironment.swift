@@ -8,11 +8,13 @@ package enum ProcessEnvironment {
         var variables: [String: String] = [:]
         let start: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
         guard var entry = start else { return variables }
+        // Bytes, not String indices: `start()` reads the environment on the service's critical
+        // path, and slicing a String validates every index it is given.
         while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                let name = String(text[..<equals])
-                if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
+            if let equals = strchr(pointer, Int32(UInt8(ascii: "="))) {
+                let name = UnsafeRawBufferPointer(start: pointer, count: equals - pointer)
+                let key = String(decoding: name, as: UTF8.self)
+                if variables[key] == nil { variables[key] = String(cString: equals + 1) }
             }
             entry += 1
         }

@@ -2,6 +2,7 @@ import Foundation
 
 /// One measured launch of a footprint binary.
 struct Sample {
+    var mainMilliseconds: Double
     var readyMilliseconds: Double
     var listeningMilliseconds: Double
     var libraries: [String]
@@ -53,10 +54,11 @@ struct Service {
             default: break
             }
         }
-        guard let ready = marks["ready"], let listening = marks["listening"] else {
+        guard let main = marks["main"], let ready = marks["ready"], let listening = marks["listening"] else {
             throw Failure("\(path) did not report its marks:\n\(text)")
         }
         return Sample(
+            mainMilliseconds: Double(main - start) / 1e6,
             readyMilliseconds: Double(ready - start) / 1e6, listeningMilliseconds: Double(listening - start) / 1e6,
             libraries: libraries, rssMiB: Double(rss) / 1024)
     }
