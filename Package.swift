@@ -83,7 +83,7 @@ let package = Package(
         // MARK: Support: each small shared helper once (JSON, files, time, environment, ids, threads),
         // with `package` access only, and no Foundation.
         .target(name: "CrashReporterSupport"),
-        .target(name: "TrackingTestKit", dependencies: ["Tracking"]),
+        .target(name: "TrackingTestKit", dependencies: ["Tracking", "CrashReporterSupport"]),
 
         // MARK: Examples and benchmarks.
         .target(name: "CCrashTestSupport", path: "Examples/CrashTest/CSupport"),
@@ -105,7 +105,8 @@ let package = Package(
         // Shared by the test targets: fixtures, loopback servers (the Python scripts in Scripts/),
         // test certificates.
         .target(
-            name: "TestSupport", dependencies: ["CrashReportFormat", "Tracking"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["CrashReportFormat", "Tracking", "CrashReporterSupport"],
+            path: "Tests/TestSupport",
             exclude: ["Scripts"]
         ),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TrackingTestKit", "TestSupport"]),

@@ -10,17 +10,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
 
-unit='CrashReporterSupportTests|CrashReporterHTTPTests|TrackingTests|TrackingEventsAPITests|CrashReporterTests|CrashReportFormatTests|CrashSymbolicationTests|CrashReportSentryTests|CrashReportDeliveryTests|CrashReportToolTests'
-crash='CrashReporterTests|IntegrationTests\.(CrashKindTests|HandlerBehaviourTests|ThreadInterpositionTests)'
+source scripts/test-groups.sh
 status=0
 
-echo "==> ThreadSanitizer: swift test --sanitize=thread --filter '$unit'"
 swift build --build-tests --sanitize=thread --scratch-path .build/tsan
-# A report fails the run: TSan makes the process exit with 66 at the end.
-TSAN_OPTIONS="exitcode=66 ${TSAN_OPTIONS:-}" \
-    swift test --skip-build --sanitize=thread --scratch-path .build/tsan --filter "$unit" "$@" || status=1
+# One process per test target: instrumented code runs several times slower, and a target whose
+# exit tests re-launch the test binary would otherwise starve another's timers of the
+# cooperative pool. A report fails the run: TSan makes the process exit with 66 at the end.
+for target in ${unit_tests//|/ }; do
+    echo "==> ThreadSanitizer: swift test --sanitize=thread --filter '$target'"
+    TSAN_OPTIONS="exitcode=66 ${TSAN_OPTIONS:-}" \
+        swift test --skip-build --sanitize=thread --scratch-path .build/tsan --filter "$target" "$@" || status=1
+done
 
-echo "==> AddressSanitizer + UndefinedBehaviorSanitizer: swift test --filter '$crash'"
+echo "==> AddressSanitizer + UndefinedBehaviorSanitizer: swift test --filter '$crash_tests'"
 swift build --build-tests --sanitize=address -Xcc -fsanitize=undefined --scratch-path .build/asan
 # The crash tests compare how a child dies with and without the reporter: ASan's own handlers for
 # the deadly signals would turn every crash into its exit code 1, so the children leave them to
@@ -30,7 +33,7 @@ swift build --build-tests --sanitize=address -Xcc -fsanitize=undefined --scratch
 CRASH_REPORTER_SANITIZER=address \
 ASAN_OPTIONS="handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigill=0:handle_sigfpe=0:detect_leaks=0:abort_on_error=0 ${ASAN_OPTIONS:-}" \
 UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1 ${UBSAN_OPTIONS:-}" \
-    swift test --skip-build --sanitize=address -Xcc -fsanitize=undefined --scratch-path .build/asan --filter "$crash" \
+    swift test --skip-build --sanitize=address -Xcc -fsanitize=undefined --scratch-path .build/asan --filter "$crash_tests" \
     "$@" \
     || status=1
 exit $status

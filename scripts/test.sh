@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: installs missing system packages, builds the example service
-# in release mode too (the crash tests crash both builds: -O code has no frame pointers),
-# then `swift test`, one test target group per run. Extra arguments go to every run.
+# The whole test suite, as CI runs it: installs missing system packages, builds the example
+# service in release mode too (the crash tests crash both builds: -O code has no frame
+# pointers), runs `swift test` one group of test targets per run, then the sanitizer runs
+# (scripts/sanitizers.sh: ThreadSanitizer over the unit tests, AddressSanitizer and
+# UndefinedBehaviorSanitizer over the C core and the crash tests). Extra arguments go to every
+# `swift test`; CRASH_REPORTER_SKIP_SANITIZERS=1 leaves the sanitizer runs out.
 #
 # Why several runs: the suites that wait on child processes and sockets and the suites that
 # time asynchronous work would otherwise share one process, whose cooperative thread pool is
@@ -14,11 +17,13 @@ source scripts/ensure-deps.sh
 swift build -c release --product crash-test
 swift build --build-tests
 
+source scripts/test-groups.sh
 status=0
-for group in \
-    'TrackingTests|TrackingEventsAPITests|CrashReporterTests|CrashReportFormatTests|CrashSymbolicationTests|CrashReportSentryTests|CrashReportDeliveryTests|CrashReportToolTests' \
-    'CrashCollectorTests' 'CrashReporterHTTPTests' 'IntegrationTests'; do
+for group in "$unit_tests" 'CrashCollectorTests' 'IntegrationTests'; do
     echo "==> swift test --filter '$group'"
     CRASH_REPORTER_REQUIRE_RELEASE=1 swift test --skip-build --filter "$group" "$@" || status=1
 done
+if [ "${CRASH_REPORTER_SKIP_SANITIZERS:-0}" != 1 ]; then
+    bash scripts/sanitizers.sh "$@" || status=1
+fi
 exit $status

@@ -24,7 +24,7 @@ public final class Tracker: Sendable {
     /// Nil for the breadcrumbs-only tracker: no analytics at all.
     public let stateDirectory: String?
     private let providers: [any AnalyticsProvider]
-    private let state: Mutex<State>
+    private let state: Lock<State>
     /// Mirrors `state.consent == .granted` so that `track` skips the lock while analytics is
     /// off (the common case). Written under the lock; the lock is taken, and consent checked
     /// again, before anything reaches a provider.
@@ -49,7 +49,7 @@ public final class Tracker: Sendable {
         self.providers = providers
         self.breadcrumbs = breadcrumbs
         guard let stateDirectory else {
-            self.state = Mutex(State(consent: .unknown, epoch: 0, installID: nil))
+            self.state = Lock(State(consent: .unknown, epoch: 0, installID: nil))
             return
         }
         let record = ConsentFile.read(stateDirectory: stateDirectory)
@@ -60,7 +60,7 @@ public final class Tracker: Sendable {
             // A crash between storing a revocation and purging, or a damaged file: purge now.
             AnalyticsDirectory.purge(stateDirectory)
         }
-        self.state = Mutex(State(consent: record.consent, epoch: record.epoch, installID: installID))
+        self.state = Lock(State(consent: record.consent, epoch: record.epoch, installID: installID))
         granted.store(record.consent == .granted, ordering: .releasing)
         for provider in providers {
             provider.consentChanged(to: record.consent, epoch: record.epoch, farewell: nil)

@@ -1,10 +1,11 @@
+import CrashReporterSupport
 import Synchronization
 
 /// The process-wide tracker behind `track(_:)`, set once at startup like swift-log's
 /// `LoggingSystem`. Until then, a breadcrumbs-only tracker (no analytics) answers.
 public enum TrackingSystem {
     /// Whether `bootstrap` was called; taken only by the (rare) writers.
-    private static let bootstrapped = Mutex(false)
+    private static let bootstrapped = Lock(false)
 
     /// The tracker in force, read by every `track(_:)` with one atomic load instead of a lock
     /// and a retain. Every tracker ever installed is retained for the rest of the process and

@@ -1,6 +1,5 @@
 import CrashReporterHTTP
 import CrashReporterSupport
-import Synchronization
 import Tracking
 
 /// Sends analytics events to an events API (`POST /v1/events`, docs/events-api.md): the analytics
@@ -22,7 +21,7 @@ public final class EventsAPIProvider: AnalyticsProvider {
     private let queuePath: String
     private let transport: any HTTPTransport
     private let now: @Sendable () -> ContinuousClock.Instant
-    private let core: Mutex<Core>
+    private let core: Lock<Core>
 
     private struct Core {
         var consent: AnalyticsConsent = .unknown
@@ -83,7 +82,7 @@ public final class EventsAPIProvider: AnalyticsProvider {
         self.queuePath = AnalyticsDirectory.queuePath(stateDirectory)
         self.transport = transport ?? HTTPClient(userAgent: Self.userAgent, environment: environment)
         self.now = now
-        self.core = Mutex(Core(machine: DeliveryStateMachine(maxBatchSize: self.options.maxBatchSize)))
+        self.core = Lock(Core(machine: DeliveryStateMachine(maxBatchSize: self.options.maxBatchSize)))
         if let configurationError {
             Diagnostics.report("events stay queued: \(configurationError)")
         }
@@ -389,7 +388,7 @@ enum Deadline {
     }
 
     private final class Once: Sendable {
-        private let claimed = Mutex(false)
+        private let claimed = Lock(false)
         func claim() -> Bool {
             claimed.withLock { claimed in
                 defer { claimed = true }

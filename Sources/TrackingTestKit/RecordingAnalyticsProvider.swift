@@ -1,4 +1,4 @@
-import Synchronization
+import CrashReporterSupport
 import Tracking
 
 /// An analytics provider for tests: records every event it receives and every change of
@@ -21,7 +21,7 @@ public final class RecordingAnalyticsProvider: AnalyticsProvider {
         case shutdown
     }
 
-    private let log = Mutex<[Entry]>([])
+    private let log = Lock<[Entry]>([])
 
     public init() {}
 

@@ -1,6 +1,6 @@
+import CrashReporterSupport
 import CrashReportFormat
 import Foundation
-import Synchronization
 import Testing
 
 /// The plain transport, end to end against a real collector process.
@@ -133,7 +133,7 @@ import Testing
 
 /// Statuses collected from several threads.
 final class Statuses: Sendable {
-    private let state = Mutex<(distinct: [Int], same: [Int])>(([], []))
+    private let state = Lock<(distinct: [Int], same: [Int])>(([], []))
 
     func add(_ status: Int, same: Bool) {
         state.withLock {

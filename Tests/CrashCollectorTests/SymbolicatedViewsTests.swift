@@ -1,7 +1,7 @@
+import CrashReporterSupport
 import CrashReportFormat
 import CrashSymbolication
 import Foundation
-import Synchronization
 import Testing
 
 @testable import crash_collector
@@ -35,7 +35,7 @@ import Testing
     @Test func aViewIsMadeOncePerReportID() throws {
         let report = try ReportDecoding.decode(gzipData: Fixtures.segfault)
         let views = SymbolicatedViews(symbolicator: Symbolicator(homeDirectory: nil))
-        let loads = Mutex(0)
+        let loads = Lock(0)
         let load: () -> CrashReport? = {
             loads.withLock { $0 += 1 }
             return report

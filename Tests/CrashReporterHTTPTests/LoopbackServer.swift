@@ -1,5 +1,5 @@
+import CrashReporterSupport
 import Foundation
-import Synchronization
 
 /// A scriptable HTTP server on 127.0.0.1 for the tests: it records each request (head and body)
 /// and answers with whatever the test's `reply` says, byte for byte, so that the client meets
@@ -32,7 +32,7 @@ final class LoopbackServer: Sendable {
     let port: Int
     private let ipv6: Bool
     private let listener: Int32
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let reply: @Sendable (Request) -> Reply
     /// Sent as soon as a connection is accepted, before reading anything (then the connection
     /// closes): a server speaking some other protocol.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import CrashReporterSupport
@@ -158,7 +157,7 @@ struct JSONParserTests {
     @Test("refuses hostile nesting even on a thread with a small stack")
     func smallStack() throws {
         let done = Latch()
-        let reason = Mutex<String?>(nil)
+        let reason = Lock<String?>(nil)
         try DetachedThread.start(name: "small-stack", stackSize: 64 << 10) {
             let hostile = Array(String(repeating: "[{\"a\":", count: 100_000).utf8)
             do {

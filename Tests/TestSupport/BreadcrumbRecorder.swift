@@ -1,4 +1,4 @@
-import Synchronization
+import CrashReporterSupport
 import Tracking
 
 /// Breadcrumbs a tracker recorded, for tests that do not touch the global ring.
@@ -7,7 +7,7 @@ public final class BreadcrumbRecorder: BreadcrumbSink {
         public var message: String
         public var data: [String]
     }
-    private let crumbs = Mutex<[Crumb]>([])
+    private let crumbs = Lock<[Crumb]>([])
     public let enabled: Bool
 
     public init(enabled: Bool = true) { self.enabled = enabled }

@@ -1,5 +1,5 @@
+import CrashReporterSupport
 import Foundation
-import Synchronization
 
 /// A Python script as a child process: started with its arguments, ready once it has printed
 /// "listening on PORT", killed when stopped or released. Its standard input is a pipe held
@@ -13,7 +13,7 @@ public final class PythonServer: Sendable {
     public let port: Int
     private let process: Process
     private let input = Pipe()
-    private let stopped = Mutex(false)
+    private let stopped = Lock(false)
 
     /// Starts `directory/script` (a shared script by default) and waits for its port.
     public init(script: String, arguments: [String], directory: String = PythonServer.sharedScripts) throws {

@@ -1,6 +1,6 @@
+import CrashReporterSupport
 import CrashReporterHTTP
 import Foundation
-import Synchronization
 import Tracking
 
 @testable import TrackingEventsAPI
@@ -9,7 +9,7 @@ import Tracking
 final class FakeTransport: HTTPTransport {
     typealias Reply = @Sendable (HTTPRequest) async throws -> HTTPResponse
 
-    private let state = Mutex<(requests: [HTTPRequest], replies: [Reply])>(([], []))
+    private let state = Lock<(requests: [HTTPRequest], replies: [Reply])>(([], []))
     private let fallback: Reply
 
     init(
@@ -59,7 +59,7 @@ final class FakeTransport: HTTPTransport {
 
 /// A clock the test moves by hand.
 final class ManualClock: Sendable {
-    private let current = Mutex(ContinuousClock.now)
+    private let current = Lock(ContinuousClock.now)
     var now: ContinuousClock.Instant { current.withLock { $0 } }
     func advance(_ duration: Duration) { current.withLock { $0 += duration } }
 }

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The test-target groups that test.sh and sanitizers.sh run, named once. Sourced.
+# Every module's own tests (fast, no child processes):
+unit_tests='CrashReporterSupportTests|TrackingTests|TrackingEventsAPITests|CrashReporterTests|CrashReportFormatTests'
+unit_tests+='|CrashSymbolicationTests|CrashReportSentryTests|CrashReportDeliveryTests|CrashReportToolTests'
+unit_tests+='|CrashReporterHTTPTests'
+# The C core's tests and the tests that crash real children:
+crash_tests='CrashReporterTests|IntegrationTests\.(CrashKindTests|HandlerBehaviourTests|ThreadInterpositionTests)'
