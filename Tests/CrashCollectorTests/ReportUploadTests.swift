@@ -1,5 +1,5 @@
-import CrashReporterSupport
 import CrashReportFormat
+import CrashReporterSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
-import CrashReporterSupport
 import CrashReporterHTTP
+import CrashReporterSupport
 import Foundation
 import Tracking
 
