@@ -149,7 +149,9 @@ struct LayeringTests {
         "libFoundationNetworking", "libcurl", "libunwind", "libssl", "libcrypto", "libdispatch",
     ]
 
-    @Test("a library that only tracks links nothing of the handler; a service loads no Foundation, curl or TLS")
+    @Test(
+        "a library that only tracks links nothing of the handler, crashreport no network stack, a service no Foundation"
+    )
     func linkedLibraries() async throws {
         let package = try Self.userPackage()
         defer { try? FileManager.default.removeItem(at: package) }
@@ -162,6 +164,14 @@ struct LayeringTests {
         #expect(!symbols.contains("pthread_create"), "a tracking-only program interposes pthread_create")
         let tracksNeeded = try await Self.needed(tracksOnly)
         #expect(!tracksNeeded.contains { $0.hasPrefix("libz") }, "tracks-only needs \(tracksNeeded)")
+
+        // The review CLI may use Foundation (it is a tool) but never the network stack or the handler.
+        let tool = Binaries.debug("crashreport")
+        let toolNeeded = try await Self.needed(tool)
+        for library in ["libFoundationNetworking", "libcurl"] {
+            #expect(!toolNeeded.contains { $0.hasPrefix(library + ".") }, "crashreport needs \(library)")
+        }
+        #expect(!(try await Self.definedSymbols(tool)).contains("scr_install"), "crashreport links the handler")
 
         let serviceNeeded = try await Self.needed(bin.appendingPathComponent("service"))
         for library in Self.heavy {
