@@ -30,6 +30,12 @@ package struct ReportStore: Sendable {
     /// Pending reports, oldest first (by file time, then name).
     package func pendingReports() -> [String] { Self.reports(in: pending) }
 
+    /// Whether a report waits in `pending/`: one directory listing, no file is looked at (what
+    /// `start` asks before it starts a worker).
+    package var hasPendingReports: Bool {
+        ((try? FileSystem.contentsOfDirectory(pending)) ?? []).contains { $0.hasSuffix(".crash") }
+    }
+
     /// The `.crash` files of a folder, oldest first (by file time, then name); none when the
     /// folder does not exist.
     package static func reports(in directory: String) -> [String] {

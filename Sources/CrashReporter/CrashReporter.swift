@@ -88,7 +88,7 @@ public enum CrashReporter {
         let store = ReportStore(stateDirectory: stateDirectory, keepDelivered: config.keepDelivered)
         // Nothing pending, nothing to do this launch: no thread is started, which keeps `start`
         // short in the common case. A crash of this process is delivered at the next launch.
-        guard !store.pendingReports().isEmpty else {
+        guard store.hasPendingReports else {
             worker.withLock { $0 = .nothingPending }
             return
         }
