@@ -21,11 +21,13 @@ mirrors="${SWIFTPM_MIRRORS:-}"
 if [ -z "$mirrors" ] && [ -x ../shared/mirrors/use-mirrors.sh ]; then mirrors=../shared/mirrors; fi
 if [ -n "$mirrors" ]; then "$mirrors/use-mirrors.sh" Benchmarks/Footprint >/dev/null; fi
 footprint=Benchmarks/Footprint
-swift build -c release --package-path "$footprint" >/dev/null
-swift build -c release --package-path "$footprint" --static-swift-stdlib --scratch-path "$footprint/.build/static" \
-    --product plain-service >/dev/null
-swift build -c release --package-path "$footprint" --static-swift-stdlib --scratch-path "$footprint/.build/static" \
-    --product reporter-service >/dev/null
+# Quiet builds; a failing one is run again to show why.
+quietly() { "$@" >/dev/null 2>&1 || "$@"; }
+quietly swift build -c release --package-path "$footprint"
+for product in plain-service reporter-service; do
+    quietly swift build -c release --package-path "$footprint" --static-swift-stdlib \
+        --scratch-path "$footprint/.build/static" --product "$product"
+done
 runs=30
 for argument in "$@"; do [ "$argument" = "--quick" ] && runs=5; done
 "$footprint/.build/release/footprint" "$footprint/.build/release/plain-service" "$footprint/.build/release/reporter-service" \
