@@ -149,6 +149,6 @@ let package = Package(
         ),
         .testTarget(
             name: "CrashReporterHTTPTests", dependencies: ["CrashReporterHTTP", "TestSupport"], exclude: ["Support"]),
-        .testTarget(name: "CrashReporterSupportTests", dependencies: ["CrashReporterSupport"]),
+        .testTarget(name: "CrashReporterSupportTests", dependencies: ["CrashReporterSupport", "TestSupport"]),
     ]
 )

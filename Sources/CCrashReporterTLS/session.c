@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <netinet/in.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,36 +232,33 @@ int scr_tls_handshake(scr_tls_session *session) {
     return (int)result;
 }
 
-/// Not async-signal-safe: OpenSSL allocates and locks. See the header.
-long scr_tls_read(scr_tls_session *session, void *buffer, size_t length) {
+/// Not async-signal-safe: OpenSSL allocates and locks. One read or write of `length` bytes at
+/// most with SIGPIPE held on this thread (a write to a closed peer must not kill the service).
+static long transfer(scr_tls_session *session, void *buffer, size_t length, bool reading) {
     if (session->failed) return SCR_TLS_ERROR;
     int count = length > INT_MAX ? INT_MAX : (int)length;
     scr_tls_sigpipe_guard guard;
     scr_tls_sigpipe_hold(&guard);
     scr_tls_fn.ERR_clear_error();
     errno = 0;
-    int ret = scr_tls_fn.SSL_read(session->ssl, buffer, count);
+    int ret = reading ? scr_tls_fn.SSL_read(session->ssl, buffer, count)
+                      : scr_tls_fn.SSL_write(session->ssl, buffer, count);
     int saved_errno = errno;
     int ssl_error = ret > 0 ? SCR_OSSL_ERROR_NONE : scr_tls_fn.SSL_get_error(session->ssl, ret);
-    long result = outcome(session, ret, ssl_error, saved_errno, "TLS read failed", 1);
+    long result =
+        outcome(session, ret, ssl_error, saved_errno, reading ? "TLS read failed" : "TLS write failed", reading);
     scr_tls_sigpipe_release(&guard);
     return result;
 }
 
 /// Not async-signal-safe: OpenSSL allocates and locks. See the header.
+long scr_tls_read(scr_tls_session *session, void *buffer, size_t length) {
+    return transfer(session, buffer, length, true);
+}
+
+/// Not async-signal-safe: OpenSSL allocates and locks. See the header.
 long scr_tls_write(scr_tls_session *session, const void *buffer, size_t length) {
-    if (session->failed) return SCR_TLS_ERROR;
-    int count = length > INT_MAX ? INT_MAX : (int)length;
-    scr_tls_sigpipe_guard guard;
-    scr_tls_sigpipe_hold(&guard);
-    scr_tls_fn.ERR_clear_error();
-    errno = 0;
-    int ret = scr_tls_fn.SSL_write(session->ssl, buffer, count);
-    int saved_errno = errno;
-    int ssl_error = ret > 0 ? SCR_OSSL_ERROR_NONE : scr_tls_fn.SSL_get_error(session->ssl, ret);
-    long result = outcome(session, ret, ssl_error, saved_errno, "TLS write failed", 0);
-    scr_tls_sigpipe_release(&guard);
-    return result;
+    return transfer(session, (void *)buffer, length, false);
 }
 
 /// Not async-signal-safe in spirit: it only reads memory, but serves error messages. See the header.

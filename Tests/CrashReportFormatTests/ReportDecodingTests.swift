@@ -154,7 +154,7 @@ struct DamagedInputTests {
     }
 
     @Test func gzipOfGarbageIsNotJSON() throws {
-        var generator = SplitMix64(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         let garbage = Data((0..<4096).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
         let error = try #require(throws: ReportError.self) {
             try ReportDecoding.decode(gzipData: try Gzip.compress(garbage))
@@ -166,7 +166,7 @@ struct DamagedInputTests {
     }
 
     @Test func randomBytesNeverCrash() throws {
-        var generator = SplitMix64(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         for length in [1, 2, 3, 17, 512, 65_537] {
             var bytes = Data((0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
             #expect(throws: ReportError.self) { try ReportDecoding.decode(gzipData: bytes) }
@@ -315,18 +315,5 @@ struct DamagedInputTests {
         #expect(error.description == "invalid report: /app/x\\u{a}\\u{1b}[31m: unexpected member \"x\\n\\u001b[31m\"")
         #expect(error.message(file: "a\nb.crash").hasPrefix("a\\u{a}b.crash: invalid report: "))
         #expect(ReportError.notAFile(path: "/tmp").message(file: "/tmp") == "not a regular file: /tmp")
-    }
-}
-
-/// A small deterministic generator, so a failing input can be reproduced.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }
