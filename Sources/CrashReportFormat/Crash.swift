@@ -10,7 +10,8 @@ extension CrashReport {
         public var frames: [Frame]
         /// The stack had more frames than the report keeps (256).
         public var framesTruncated: Bool
-        /// Why unwinding stopped early, when it did (`fault`, `no_libunwind`, `init_failed`, `step_failed`).
+        /// Why unwinding stopped early, when it did (`fault`, `init_failed`, `step_failed`; reports from
+        /// before the unwinder moved to libgcc may say `no_libunwind`).
         public var unwindError: String?
 
         public init(
