@@ -21,19 +21,25 @@ let package = Package(
         .executable(name: "crash-test", targets: ["CrashTest"]),
         .executable(name: "crash-reporter-benchmarks", targets: ["Benchmarks"]),
     ],
+    dependencies: [
+        // The command-line tools' parser, help and shell completions; no library target depends
+        // on it (docs/decisions.md, "The tools on swift-argument-parser").
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0")
+    ],
     targets: [
         // MARK: Tools: the review CLI and the local receiver (which owns the receiver-only parsers).
         .executableTarget(
             name: "crashreport",
             dependencies: [
                 "CrashReportDelivery", "CrashSymbolication", "CrashReportSentry", "CrashReportFormat",
-                "CrashReporterSupport",
+                "CrashReporterSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "crash-collector",
             dependencies: [
                 "CrashSymbolication", "CrashReportSentry", "CrashReportFormat", "CrashReporterSupport", "Tracking",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -136,11 +142,17 @@ let package = Package(
         ),
         .testTarget(
             name: "CrashReportToolTests",
-            dependencies: ["crashreport", "CrashReportFormat", "CrashReporter", "TestSupport"]
+            dependencies: [
+                "crashreport", "CrashReportFormat", "CrashReporter", "CrashReportDelivery", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(
             name: "CrashCollectorTests",
-            dependencies: ["crash-collector", "CrashReportFormat", "CrashReporterSupport"],
+            dependencies: [
+                "crash-collector", "CrashReportFormat", "CrashReporterSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -3,9 +3,8 @@
 # by side, then the footprint comparison (Benchmarks/Footprint: a SwiftNIO service with and
 # without the reporter, dynamic and --static-swift-stdlib). Pass --quick for a short run.
 #
-# The footprint package depends on SwiftNIO. Offline, point SWIFTPM_MIRRORS at a folder holding
-# use-mirrors.sh and the package bundles (this workplace keeps one at ../shared/mirrors, used when
-# the variable is unset); otherwise SwiftPM fetches SwiftNIO from GitHub.
+# The footprint package depends on SwiftNIO: offline, SwiftPM takes it from the mirrors
+# (SWIFTPM_MIRRORS; see scripts/ensure-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
@@ -17,9 +16,7 @@ swift build -c release --product crash-reporter-benchmarks
 echo
 echo "## Footprint"
 echo
-mirrors="${SWIFTPM_MIRRORS:-}"
-if [ -z "$mirrors" ] && [ -x ../shared/mirrors/use-mirrors.sh ]; then mirrors=../shared/mirrors; fi
-if [ -n "$mirrors" ]; then "$mirrors/use-mirrors.sh" Benchmarks/Footprint >/dev/null; fi
+use_mirrors Benchmarks/Footprint
 footprint=Benchmarks/Footprint
 # Quiet builds; a failing one is run again to show why.
 quietly() { "$@" >/dev/null 2>&1 || "$@"; }

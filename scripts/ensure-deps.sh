@@ -32,3 +32,15 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo apt-get update -qq
     $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
+# Swift packages. The tools depend on swift-argument-parser (and the footprint benchmark on
+# SwiftNIO), fetched from GitHub by SwiftPM. Offline, SWIFTPM_MIRRORS names a folder with
+# use-mirrors.sh and the packages' git bundles; this workplace keeps one at ../shared/mirrors,
+# used when the variable is unset. `use_mirrors DIR...` points those packages' SwiftPM mirrors
+# at it (nothing happens without one).
+use_mirrors() {
+    local mirrors="${SWIFTPM_MIRRORS:-}"
+    if [ -z "$mirrors" ] && [ -x ../shared/mirrors/use-mirrors.sh ]; then mirrors=../shared/mirrors; fi
+    if [ -n "$mirrors" ]; then "$mirrors/use-mirrors.sh" "$@" >/dev/null; fi
+}
+use_mirrors .

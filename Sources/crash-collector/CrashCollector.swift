@@ -1,3 +1,4 @@
+import ArgumentParser
 import Dispatch
 import Foundation
 
@@ -5,28 +6,137 @@ import Foundation
     import Glibc
 #endif
 
+/// `crash-collector`: the command line, checked in `validate()`, then the server until SIGTERM or SIGINT.
 @main
-enum CrashCollector {
-    static func main() {
-        let command: Command
-        do {
-            command = try parseArguments(
-                Array(CommandLine.arguments.dropFirst()),
-                environment: ProcessInfo.processInfo.environment)
-        } catch {
-            Log.write("Error: \(error.message)\n\(Help.usage)\n")
-            exit(64)
+struct CrashCollector: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crash-collector",
+        abstract: "A local receiver for crash reports, Sentry envelopes and analytics events.",
+        usage: "crash-collector [<options>]",
+        discussion: """
+            For development, demos and tests. Serves HTTP/1.1 on loopback by default, prints \
+            'crash-collector listening on http://ADDRESS:PORT' when ready, and stops on SIGTERM or \
+            SIGINT. See docs/collector.md.
+
+            ENDPOINTS:
+              POST /api/reports               a crash report file (gzip), X-Crash-Report-ID
+              POST /api/<project>/envelope/   a Sentry envelope, X-Sentry-Auth
+              POST /v1/events                 analytics events, X-Write-Key
+              GET  /                          crash groups and event counts (HTML)
+              GET  /api/reports, /api/groups, /api/events, /reports/<id>[?format=json]
+
+            ENVIRONMENT:
+              CRASH_COLLECTOR_FAIL_NEXT="N STATUS"
+                                      The same as --fail-next N STATUS.
+            """,
+        version: "crash-collector 0.1.0")
+
+    @Option(help: ArgumentHelp("IPv4 address to listen on, or localhost.", valueName: "address"))
+    var host = Configuration().host
+
+    @Option(help: "Port to listen on; 0 picks a free one.")
+    var port = Configuration().port
+
+    @Option(help: ArgumentHelp("Where reports and events are stored.", valueName: "dir"))
+    var data = Configuration().dataDirectory
+
+    @Option(
+        help: ArgumentHelp("sentry_key that POST /api/<project>/envelope/ requires (default: any).", valueName: "key"))
+    var sentryKey: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "X-Write-Key that POST /v1/events accepts; repeat for several (default: any non-empty key).",
+            valueName: "key"))
+    var eventsWriteKey: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Largest report or envelope body, before and after gzip; /v1/events bodies are at most 1 MiB.",
+            valueName: "bytes"))
+    var maxBody = Configuration().maxBodyBytes
+
+    @Option(
+        help: ArgumentHelp(
+            "Time a request may take to arrive, and an idle connection may stay open.", valueName: "seconds"))
+    var readTimeout = Configuration().readTimeoutSeconds
+
+    @Option(help: ArgumentHelp("Connections served at once; more get 503.", valueName: "n"))
+    var maxConnections = Configuration().maxConnections
+
+    @Option(help: ArgumentHelp("Events per minute per write key.", valueName: "n"))
+    var eventsRatePerKey = Configuration().eventsPerMinutePerKey
+
+    @Option(help: ArgumentHelp("Events per minute per anonymous_id.", valueName: "n"))
+    var eventsRatePerInstall = Configuration().eventsPerMinutePerInstall
+
+    @Option(
+        parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Answer the next N uploads with STATUS, storing nothing (a test hook; also POST /control/fail-next).",
+            valueName: "n status"))
+    var failNext: [String] = []
+
+    @Option(help: ArgumentHelp("Retry-After sent with an injected 429 or 503.", valueName: "seconds"))
+    var retryAfter = Configuration().retryAfterSeconds
+
+    func validate() throws {
+        _ = try configuration(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The server's settings from the options and `CRASH_COLLECTOR_FAIL_NEXT`, each checked.
+    func configuration(environment: [String: String]) throws(ValidationError) -> Configuration {
+        var configuration = Configuration()
+        guard Listener.ipv4Address(host) != nil else {
+            throw ValidationError("--host needs an IPv4 address or localhost, not '\(host)'")
         }
-        switch command {
-        case .help:
-            print(Help.text)
-            exit(0)
-        case .version:
-            print(Help.version)
-            exit(0)
-        case .serve(let configuration):
-            exit(serve(configuration))
+        configuration.host = host
+        configuration.port = try Self.check(port, "--port", 0...65535)
+        guard !data.isEmpty else { throw ValidationError("--data needs a directory") }
+        configuration.dataDirectory = data
+        configuration.sentryKey = sentryKey
+        if eventsWriteKey.contains("") { throw ValidationError("--events-write-key needs a key") }
+        configuration.eventsWriteKeys = eventsWriteKey
+        configuration.maxBodyBytes = try Self.check(maxBody, "--max-body", 1...(1 << 30))
+        guard readTimeout > 0, readTimeout <= 3600 else {
+            throw ValidationError("--read-timeout needs seconds in (0, 3600], not \(readTimeout)")
         }
+        configuration.readTimeoutSeconds = readTimeout
+        configuration.maxConnections = try Self.check(maxConnections, "--max-connections", 1...10_000)
+        configuration.eventsPerMinutePerKey = try Self.check(eventsRatePerKey, "--events-rate-per-key", 1...10_000_000)
+        configuration.eventsPerMinutePerInstall = try Self.check(
+            eventsRatePerInstall, "--events-rate-per-install", 1...10_000_000)
+        configuration.retryAfterSeconds = try Self.check(retryAfter, "--retry-after", 0...86400)
+        if !failNext.isEmpty {
+            guard failNext.count == 2, let plan = FaultInjection.parse(count: failNext[0], status: failNext[1]) else {
+                throw ValidationError(
+                    "--fail-next needs a count and a status in 100...599, not '\(failNext.joined(separator: " "))'")
+            }
+            configuration.failNext = plan
+        } else if let text = environment["CRASH_COLLECTOR_FAIL_NEXT"] {
+            let parts = text.split(separator: " ").map(String.init)
+            guard parts.count == 2, let plan = FaultInjection.parse(count: parts[0], status: parts[1]) else {
+                throw ValidationError("CRASH_COLLECTOR_FAIL_NEXT must be \"N STATUS\", not '\(text)'")
+            }
+            configuration.failNext = plan
+        }
+        configuration.failNext?.retryAfter = configuration.retryAfterSeconds
+        return configuration
+    }
+
+    private static func check(_ value: Int, _ option: String, _ range: ClosedRange<Int>) throws(ValidationError)
+        -> Int
+    {
+        guard range.contains(value) else {
+            throw ValidationError(
+                "\(option) needs an integer in \(range.lowerBound)...\(range.upperBound), not \(value)")
+        }
+        return value
+    }
+
+    func run() throws {
+        let status = Self.serve(try configuration(environment: ProcessInfo.processInfo.environment))
+        if status != 0 { throw ExitCode(status) }
     }
 
     static func serve(_ configuration: Configuration) -> Int32 {

@@ -1,67 +1,108 @@
-import CrashReportFormat
+import ArgumentParser
+import CrashReportDelivery
 import Foundation
 
-/// Exit statuses, as swift-argument-parser uses them.
-enum ExitCode: Int32 {
-    case success = 0
-    case failure = 1
-    /// EX_USAGE from sysexits.h.
-    case usage = 64
-}
-
+/// `crashreport`: the root command. Its subcommands do the work; without one it is a usage error.
 @main
-enum CrashReportTool {
+struct CrashReportTool: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crashreport",
+        abstract: "Review and deliver crash reports written by swift-crash-reporter.",
+        discussion: """
+            A crash report is a gzip-compressed JSON file (docs/report-schema.md) in a service's state \
+            directory: pending/ until delivered, then delivered/ (or rejected/ with the reason).
+
+            ENVIRONMENT:
+              CRASH_REPORTER_DIR      The state directory when none is given.
+              CRASH_REPORTER_URL, SENTRY_DSN, SENTRY_RELEASE, SENTRY_ENVIRONMENT
+                                      Where and how `upload` delivers when no option says.
+              CRASH_REPORTER_RETRY_BASE_SECONDS, CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS,
+              CRASH_REPORTER_DISABLED
+                                      Read by `upload` as the service reads them.
+              SSL_CERT_FILE, SSL_CERT_DIR, https_proxy, http_proxy, no_proxy
+                                      Trust and proxies for https uploads.
+
+            EXIT STATUS:
+              0   success
+              1   failure: a report missing or damaged, nowhere to upload, another
+                  process delivering, an invalid setting
+              64  the command line is wrong
+            """,
+        version: CrashReportVersion.current,
+        subcommands: [ListCommand.self, ShowCommand.self, ExportCommand.self, UploadCommand.self, StatsCommand.self]
+    )
+
+    func run() throws {
+        throw ValidationError("missing subcommand")
+    }
+
     static func main() {
         var output = StandardStream.output
         var errors = StandardStream.error
-        let status = run(Array(CommandLine.arguments.dropFirst()), output: &output, errors: &errors)
-        exit(status.rawValue)
+        let status = run(
+            Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
+            output: &output, errors: &errors)
+        Foundation.exit(status)
     }
 
-    /// Runs one command line, writing to the given streams; never exits or traps.
+    /// Runs one command line, writing to the given streams; never exits or traps. Returns the exit
+    /// status: 0, 1 for a failure, 64 (`EX_USAGE`) for a command line that is wrong.
     static func run(
-        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        _ arguments: [String], environment: [String: String],
         output: inout some TextOutputStream, errors: inout some TextOutputStream
-    ) -> ExitCode {
-        let command: Command
+    ) -> Int32 {
         do {
-            command = try parseArguments(arguments)
-        } catch {
-            errors.write("Error: \(error.message)\n\(Help.usage(for: error.subcommand))\n")
-            return .usage
-        }
-        do {
-            switch command {
-            case .help(nil):
-                output.write(Help.tool + "\n")
-            case .help(let subcommand?):
-                output.write(Help.text(for: subcommand) + "\n")
-            case .version:
-                output.write(Help.version + "\n")
-            case .list(let options):
-                return try ListCommand.run(options, environment: environment, output: &output)
-            case .show(let options):
-                return try ShowCommand.run(options, environment: environment, output: &output)
-            case .export(let options):
-                return try ExportCommand.run(options, environment: environment, output: &output)
-            case .upload(let options):
-                return try UploadCommand.run(options, environment: environment, output: &output)
-            case .stats(let options):
-                return try StatsCommand.run(options, environment: environment, output: &output)
+            var command = try parseAsRoot(arguments)
+            if let subcommand = command as? any ToolSubcommand {
+                do {
+                    try subcommand.run(environment: environment, output: &output)
+                } catch let error as ToolFailure {
+                    throw error
+                } catch {
+                    throw ToolFailure(description: String(describing: error))
+                }
+            } else {
+                try command.run()
             }
-        } catch let failure as ToolFailure {
-            errors.write("Error: \(failure.description)\n")
-            return .failure
+            return ExitCode.success.rawValue
         } catch {
-            errors.write("Error: \(oneLine(String(describing: error)))\n")
-            return .failure
+            // Help, the version and completion scripts arrive here too, with status 0.
+            let status = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if status == .success {
+                output.write(message + "\n")
+            } else if !message.isEmpty {
+                errors.write(message + "\n")
+            }
+            return status.rawValue
         }
-        return .success
     }
+}
 
-    static func oneLine(_ text: String) -> String {
-        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+/// A subcommand that runs against a given environment and output, so tests need no process.
+protocol ToolSubcommand: ParsableCommand {
+    func run(environment: [String: String], output: inout some TextOutputStream) throws
+}
+
+extension ToolSubcommand {
+    func run() throws {
+        var output = StandardStream.output
+        try run(environment: ProcessInfo.processInfo.environment, output: &output)
     }
+}
+
+/// A failure of a subcommand: one line on stderr, exit status 1.
+struct ToolFailure: Error, CustomStringConvertible {
+    var description: String
+
+    init(description: String) {
+        self.description = description.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}
+
+/// Refuses an empty value for an argument that names a file or a directory.
+func requireNonEmpty(_ value: String?, _ name: String) throws {
+    if value?.isEmpty == true { throw ValidationError("\(name) is empty") }
 }
 
 /// Unbuffered standard output and error as text streams.

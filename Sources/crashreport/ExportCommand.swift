@@ -1,17 +1,45 @@
+import ArgumentParser
 import CrashReportDelivery
 import CrashReportFormat
 import CrashReportSentry
 import CrashSymbolication
-import Foundation
 
 /// `crashreport export`: one report as JSON or as the Sentry envelope the Sentry transport
 /// would send (symbolicated when the binary is on this machine).
-enum ExportCommand {
-    static func run(
-        _ options: ExportOptions, environment: [String: String], output: inout some TextOutputStream
-    ) throws -> ExitCode {
-        let report = try Locations.decodedReport(options.file, directory: options.directory, environment: environment)
-        switch options.format {
+struct ExportCommand: ToolSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Print one report in a format for other tools.",
+        discussion: """
+            json: the report as JSON (as `show --json`). sentry-envelope: the envelope the Sentry transport \
+            sends, symbolicated with the binaries on this machine; SENTRY_RELEASE and SENTRY_ENVIRONMENT \
+            override the report's version and environment.
+            """)
+
+    enum Format: String, CaseIterable, ExpressibleByArgument {
+        case json
+        case sentryEnvelope = "sentry-envelope"
+    }
+
+    @Option(help: "The output format.")
+    var format: Format
+
+    @Option(
+        name: .customLong("dir"),
+        help: ArgumentHelp("The state directory to look the id up in (default: CRASH_REPORTER_DIR).", valueName: "dir"))
+    var directory: String?
+
+    @Argument(help: ArgumentHelp("A report id or a .crash file.", valueName: "id-or-file"))
+    var report: String
+
+    func validate() throws {
+        try requireNonEmpty(report, "ID or FILE")
+        try requireNonEmpty(directory, "--dir")
+    }
+
+    func run(environment: [String: String], output: inout some TextOutputStream) throws {
+        let report = try Locations.decodedReport(report, directory: directory, environment: environment)
+        switch format {
         case .json:
             output.write(try JSONRenderer().render(report))
         case .sentryEnvelope:
@@ -24,6 +52,5 @@ enum ExportCommand {
                 sdkName: SentryTransport.sdkName, sdkVersion: CrashReportVersion.current)
             output.write(String(decoding: data, as: UTF8.self))
         }
-        return .success
     }
 }

@@ -1,9 +1,24 @@
+import ArgumentParser
 import CrashReportDelivery
 import CrashReportFormat
 import Foundation
 
 /// `crashreport list`: one line per report in pending/, delivered/ and rejected/.
-enum ListCommand {
+struct ListCommand: ToolSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the reports of a state directory: status, id, time, signal, top frame.")
+
+    @Flag(help: "Print the list as JSON.")
+    var json = false
+
+    @Argument(help: ArgumentHelp("The state directory (default: CRASH_REPORTER_DIR).", valueName: "dir"))
+    var directory: String?
+
+    func validate() throws {
+        try requireNonEmpty(directory, "DIR")
+    }
+
     struct Row: Encodable {
         var status: String
         var id: String
@@ -34,29 +49,34 @@ enum ListCommand {
         }
     }
 
-    static func run(_ options: ListOptions, environment: [String: String], output: inout some TextOutputStream) throws
-        -> ExitCode
-    {
-        let rows = rows(in: try Locations.stateDirectory(options.directory, environment: environment))
-        if options.json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            output.write(String(decoding: try encoder.encode(rows), as: UTF8.self) + "\n")
-            return .success
+    func run(environment: [String: String], output: inout some TextOutputStream) throws {
+        let rows = Self.rows(in: try Locations.stateDirectory(directory, environment: environment))
+        if json {
+            output.write(try prettyJSON(rows))
+            return
         }
         if rows.isEmpty {
             output.write("No reports.\n")
-            return .success
+            return
         }
-        output.write(pad("STATUS", 10) + pad("ID", 38) + pad("TIME", 26) + pad("SIGNAL", 9) + "TOP FRAME\n")
+        output.write(Self.pad("STATUS", 10) + Self.pad("ID", 38) + Self.pad("TIME", 26) + Self.pad("SIGNAL", 9))
+        output.write("TOP FRAME\n")
         for row in rows {
-            let tail = row.problem.map { "damaged: \($0)" } ?? pad(row.time, 26) + pad(row.signal, 9) + row.topFrame
-            output.write(pad(row.status, 10) + pad(row.id, 38) + tail + "\n")
+            let tail =
+                row.problem.map { "damaged: \($0)" }
+                ?? Self.pad(row.time, 26) + Self.pad(row.signal, 9) + row.topFrame
+            output.write(Self.pad(row.status, 10) + Self.pad(row.id, 38) + tail + "\n")
         }
-        return .success
     }
 
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
     }
+}
+
+/// Pretty-printed JSON with sorted keys and a final newline, as `--json` prints.
+func prettyJSON(_ value: some Encodable) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
 }

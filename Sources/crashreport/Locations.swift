@@ -2,11 +2,6 @@ import CrashReportDelivery
 import CrashReportFormat
 import Foundation
 
-/// A failure of a subcommand: one line on stderr, exit status 1.
-struct ToolFailure: Error, CustomStringConvertible {
-    var description: String
-}
-
 /// Where the reports are: a state directory given on the command line, else
 /// `CRASH_REPORTER_DIR` (read as the service reads it).
 enum Locations {

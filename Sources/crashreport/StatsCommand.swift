@@ -1,8 +1,26 @@
+import ArgumentParser
 import CrashReportFormat
-import Foundation
 
 /// `crashreport stats`: crash groups by signature, with counts and first and last seen.
-enum StatsCommand {
+struct StatsCommand: ToolSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Group the reports by crash signature.",
+        discussion: """
+            A signature is the signal and the top frames of the app's own code. Each group has its count, \
+            first and last seen, and app versions; damaged files are counted apart.
+            """)
+
+    @Flag(help: "Print the groups as JSON.")
+    var json = false
+
+    @Argument(help: ArgumentHelp("The state directory (default: CRASH_REPORTER_DIR).", valueName: "dir"))
+    var directory: String?
+
+    func validate() throws {
+        try requireNonEmpty(directory, "DIR")
+    }
+
     struct Group: Encodable {
         var signature: String
         var count: Int
@@ -37,15 +55,11 @@ enum StatsCommand {
         return (groups.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lastSeen > $1.lastSeen }, damaged)
     }
 
-    static func run(_ options: StatsOptions, environment: [String: String], output: inout some TextOutputStream) throws
-        -> ExitCode
-    {
-        let (groups, damaged) = groups(in: try Locations.stateDirectory(options.directory, environment: environment))
-        if options.json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            output.write(String(decoding: try encoder.encode(groups), as: UTF8.self) + "\n")
-            return .success
+    func run(environment: [String: String], output: inout some TextOutputStream) throws {
+        let (groups, damaged) = Self.groups(in: try Locations.stateDirectory(directory, environment: environment))
+        if json {
+            output.write(try prettyJSON(groups))
+            return
         }
         let total = groups.reduce(0) { $0 + $1.count }
         output.write("\(total) crash\(total == 1 ? "" : "es") in \(groups.count) group\(groups.count == 1 ? "" : "s")")
@@ -56,6 +70,5 @@ enum StatsCommand {
                 "    first \(group.firstSeen)  last \(group.lastSeen)  versions \(group.versions.joined(separator: ", "))\n"
             )
         }
-        return .success
     }
 }

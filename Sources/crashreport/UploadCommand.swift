@@ -1,3 +1,4 @@
+import ArgumentParser
 import CrashReportDelivery
 import CrashReportFormat
 import CrashReporterSupport
@@ -6,12 +7,33 @@ import CrashSymbolication
 /// `crashreport upload`: one delivery pass over a state directory's pending reports, with the
 /// same rules and the same lock as the service's own worker: for a sidecar or a cron job when
 /// the service itself does not come back.
-enum UploadCommand {
-    static func run(
-        _ options: UploadOptions, environment: [String: String], output: inout some TextOutputStream
-    ) throws -> ExitCode {
-        let directory = try Locations.stateDirectory(options.directory, environment: environment)
-        let configuration = try configuration(options, environment: environment)
+struct UploadCommand: ToolSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upload",
+        abstract: "Deliver a state directory's pending reports now.",
+        discussion: """
+            One delivery pass with the service's own rules (retries, Retry-After, rejections, the directory \
+            lock), for example from a cron job or a sidecar. Without --url or --dsn it uses SENTRY_DSN, else \
+            CRASH_REPORTER_URL.
+            """)
+
+    @Option(help: ArgumentHelp("Plain HTTP endpoint (default: CRASH_REPORTER_URL).", valueName: "url"))
+    var url: String?
+
+    @Option(help: ArgumentHelp("Sentry DSN (default: SENTRY_DSN).", valueName: "dsn"))
+    var dsn: String?
+
+    @Argument(help: ArgumentHelp("The state directory (default: CRASH_REPORTER_DIR).", valueName: "dir"))
+    var directory: String?
+
+    func validate() throws {
+        if url != nil && dsn != nil { throw ValidationError("give --url or --dsn, not both") }
+        try requireNonEmpty(directory, "DIR")
+    }
+
+    func run(environment: [String: String], output: inout some TextOutputStream) throws {
+        let directory = try Locations.stateDirectory(directory, environment: environment)
+        let configuration = try deliveryConfiguration(environment: environment)
         guard
             let transport = configuration.makeTransport(
                 release: DeliveryConfiguration.release(environment: environment),
@@ -44,21 +66,18 @@ enum UploadCommand {
             let reason = ReportStore(stateDirectory: directory).rejection(id: id)?.reason ?? "rejected"
             output.write("  \(id): rejected: \(reason)\n")
         }
-        return .success
     }
 
     /// The delivery settings, read as the service reads them (`DeliveryConfiguration`), with
     /// `--dsn` or `--url` standing in for both `SENTRY_DSN` and `CRASH_REPORTER_URL`: what the
     /// command line names is where this run delivers.
-    static func configuration(
-        _ options: UploadOptions, environment: [String: String]
-    ) throws(ToolFailure) -> DeliveryConfiguration {
-        let givenOnCommandLine = options.dsn != nil || options.url != nil
+    func deliveryConfiguration(environment: [String: String]) throws(ToolFailure) -> DeliveryConfiguration {
+        let givenOnCommandLine = dsn != nil || url != nil
         do {
             return try DeliveryConfiguration(
                 environment: environment,
-                sentryDSN: givenOnCommandLine ? .init(options.dsn, name: "--dsn") : nil,
-                uploadURL: givenOnCommandLine ? .init(options.url, name: "--url") : nil)
+                sentryDSN: givenOnCommandLine ? .init(dsn, name: "--dsn") : nil,
+                uploadURL: givenOnCommandLine ? .init(url, name: "--url") : nil)
         } catch {
             throw ToolFailure(description: error.description)
         }

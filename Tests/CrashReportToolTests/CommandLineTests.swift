@@ -1,3 +1,5 @@
+import ArgumentParser
+import CrashReportDelivery
 import CrashReportFormat
 import Foundation
 import TestSupport
@@ -7,83 +9,81 @@ import Testing
 
 @Suite("crashreport arguments")
 struct ArgumentParsingTests {
+    func parse<Command: ParsableCommand>(_ arguments: [String], as type: Command.Type) throws -> Command {
+        try #require(try CrashReportTool.parseAsRoot(arguments) as? Command)
+    }
+
+    /// The first line a usage error prints; the status must be 64.
+    func usageError(_ arguments: [String]) -> String {
+        let run = CommandRunTests.run(arguments)
+        #expect(run.status == 64, "\(arguments) exited \(run.status)")
+        #expect(run.output.isEmpty)
+        return String(run.errors.split(separator: "\n").first ?? "")
+    }
+
     @Test func show() throws {
-        #expect(try parseArguments(["show", "a.crash"]) == .show(ShowOptions(file: "a.crash", format: .text)))
-        #expect(
-            try parseArguments(["show", "--json", "a.crash"]) == .show(ShowOptions(file: "a.crash", format: .json)))
-        #expect(
-            try parseArguments(["show", "a.crash", "--json"]) == .show(ShowOptions(file: "a.crash", format: .json)))
-        #expect(try parseArguments(["show", "--", "--json"]) == .show(ShowOptions(file: "--json", format: .text)))
-    }
-
-    @Test func helpAndVersion() throws {
-        #expect(try parseArguments(["-h"]) == .help(nil))
-        #expect(try parseArguments(["--help"]) == .help(nil))
-        #expect(try parseArguments(["--version"]) == .version)
-        #expect(try parseArguments(["show", "--help"]) == .help(.show))
-        #expect(try parseArguments(["show", "-h", "--bogus"]) == .help(.show))
-    }
-
-    @Test func unknownOption() {
-        #expect(throws: UsageError(message: "unknown option '--xml'", subcommand: .show)) {
-            try parseArguments(["show", "--xml", "a.crash"])
-        }
-        #expect(throws: UsageError(message: "unknown option '-v'")) { try parseArguments(["-v"]) }
-    }
-
-    @Test func missingFile() {
-        #expect(throws: UsageError(message: "missing ID or FILE", subcommand: .show)) { try parseArguments(["show"]) }
-        #expect(throws: UsageError(message: "missing ID or FILE", subcommand: .show)) {
-            try parseArguments(["show", "--json"])
-        }
-    }
-
-    @Test func tooManyFiles() {
-        #expect(throws: UsageError(message: "unexpected argument 'b.crash'", subcommand: .show)) {
-            try parseArguments(["show", "a.crash", "b.crash"])
-        }
-    }
-
-    @Test func subcommands() {
-        #expect(throws: UsageError(message: "missing subcommand")) { try parseArguments([]) }
-        #expect(throws: UsageError(message: "unknown subcommand 'shw'")) { try parseArguments(["shw"]) }
+        let plain = try parse(["show", "a.crash"], as: ShowCommand.self)
+        #expect(plain.report == "a.crash")
+        #expect(!plain.json && !plain.noSymbols && plain.directory == nil)
+        #expect(try parse(["show", "--json", "a.crash"], as: ShowCommand.self).json)
+        #expect(try parse(["show", "a.crash", "--json"], as: ShowCommand.self).json)
+        #expect(try parse(["show", "--", "--json"], as: ShowCommand.self).report == "--json")
+        let all = try parse(["show", "--no-symbols", "--dir=/s", "abc"], as: ShowCommand.self)
+        #expect(all.noSymbols && all.directory == "/s" && all.report == "abc")
     }
 
     @Test func listStatsUploadExport() throws {
-        #expect(try parseArguments(["list"]) == .list(ListOptions(directory: nil)))
-        #expect(try parseArguments(["list", "--json", "/s"]) == .list(ListOptions(directory: "/s", json: true)))
-        #expect(try parseArguments(["stats", "/s"]) == .stats(StatsOptions(directory: "/s")))
+        #expect(try parse(["list"], as: ListCommand.self).directory == nil)
+        let list = try parse(["list", "--json", "/s"], as: ListCommand.self)
+        #expect(list.json && list.directory == "/s")
+        #expect(try parse(["stats", "/s"], as: StatsCommand.self).directory == "/s")
+        let upload = try parse(["upload", "--url", "http://127.0.0.1:1/api/reports", "/s"], as: UploadCommand.self)
+        #expect(upload.url == "http://127.0.0.1:1/api/reports" && upload.dsn == nil && upload.directory == "/s")
+        let export = try parse(["export", "--format", "sentry-envelope", "--dir", "/s", "abc"], as: ExportCommand.self)
+        #expect(export.format == .sentryEnvelope && export.directory == "/s" && export.report == "abc")
+    }
+
+    @Test func parserErrorsAreUsageErrors() {
+        #expect(usageError([]) == "Error: missing subcommand")
+        #expect(usageError(["shw"]) == "Error: Unexpected argument 'shw'")
+        #expect(usageError(["-v"]) == "Error: Unknown option '-v'")
+        #expect(usageError(["show", "--jsn", "a.crash"]) == "Error: Unknown option '--jsn'. Did you mean '--json'?")
+        #expect(usageError(["show"]) == "Error: Missing expected argument '<id-or-file>'")
+        #expect(usageError(["show", "a.crash", "b.crash"]) == "Error: Unexpected argument 'b.crash'")
+        #expect(usageError(["list", "a", "b"]) == "Error: Unexpected argument 'b'")
+        #expect(usageError(["export", "a.crash"]) == "Error: Missing expected argument '--format <format>'")
         #expect(
-            try parseArguments(["upload", "--url", "http://127.0.0.1:1/api/reports", "/s"])
-                == .upload(UploadOptions(directory: "/s", url: "http://127.0.0.1:1/api/reports", dsn: nil)))
+            usageError(["export", "--format", "xml", "a.crash"])
+                == "Error: The value 'xml' is invalid for '--format <format>'. "
+                + "Please provide one of 'json' and 'sentry-envelope'.")
+        #expect(usageError(["upload", "--url"]) == "Error: Missing value for '--url <url>'")
+    }
+
+    /// What `validate()` refuses, with its words.
+    @Test func validation() {
         #expect(
-            try parseArguments(["export", "--format", "sentry-envelope", "--dir", "/s", "abc"])
-                == .export(ExportOptions(file: "abc", format: .sentryEnvelope, directory: "/s")))
-        #expect(
-            try parseArguments(["show", "--no-symbols", "--dir", "/s", "abc"])
-                == .show(ShowOptions(file: "abc", format: .text, directory: "/s", symbolicate: false)))
-        #expect(throws: UsageError(message: "missing --format", subcommand: .export)) {
-            try parseArguments(["export", "a.crash"])
-        }
-        #expect(throws: UsageError(message: "unknown format 'xml' (json or sentry-envelope)", subcommand: .export)) {
-            try parseArguments(["export", "--format", "xml", "a.crash"])
-        }
-        #expect(throws: UsageError(message: "missing value for --url", subcommand: .upload)) {
-            try parseArguments(["upload", "--url"])
-        }
-        #expect(throws: UsageError(message: "give --url or --dsn, not both", subcommand: .upload)) {
-            try parseArguments(["upload", "--url", "http://a", "--dsn", "http://k@b/1"])
-        }
-        #expect(throws: UsageError(message: "unexpected argument 'b'", subcommand: .list)) {
-            try parseArguments(["list", "a", "b"])
-        }
+            usageError(["upload", "--url", "http://a", "--dsn", "http://k@b/1"])
+                == "Error: give --url or --dsn, not both")
+        #expect(usageError(["show", ""]) == "Error: ID or FILE is empty")
+        #expect(usageError(["show", "--dir", "", "abc"]) == "Error: --dir is empty")
+        #expect(usageError(["export", "--format", "json", ""]) == "Error: ID or FILE is empty")
+        #expect(usageError(["list", ""]) == "Error: DIR is empty")
+        #expect(usageError(["stats", ""]) == "Error: DIR is empty")
+        #expect(usageError(["upload", ""]) == "Error: DIR is empty")
+    }
+
+    @Test func usageErrorsShowTheSubcommandsUsage() {
+        let run = CommandRunTests.run(["show"])
+        let lines = run.errors.split(separator: "\n").map(String.init)
+        #expect(lines.contains("Usage: crashreport show [--json] [--no-symbols] [--dir <dir>] <id-or-file>"))
+        #expect(lines.last == "  See 'crashreport show --help' for more information.")
     }
 }
 
 @Suite("crashreport runs")
 struct CommandRunTests {
     struct Run {
-        var status: ExitCode
+        var status: Int32
         var output = ""
         var errors = ""
     }
@@ -91,7 +91,8 @@ struct CommandRunTests {
     static func run(_ arguments: [String]) -> Run {
         var output = ""
         var errors = ""
-        let status = CrashReportTool.run(arguments, output: &output, errors: &errors)
+        let status = CrashReportTool.run(
+            arguments, environment: ProcessInfo.processInfo.environment, output: &output, errors: &errors)
         return Run(status: status, output: output, errors: errors)
     }
 
@@ -103,40 +104,35 @@ struct CommandRunTests {
 
     @Test func helpHasItsSections() {
         let run = Self.run(["--help"])
-        #expect(run.status == .success)
-        for section in ["OVERVIEW:", "USAGE:", "OPTIONS:", "SUBCOMMANDS:"] {
+        #expect(run.status == 0)
+        for section in ["OVERVIEW:", "USAGE:", "OPTIONS:", "SUBCOMMANDS:", "ENVIRONMENT:", "EXIT STATUS:"] {
             #expect(run.output.contains("\n\(section)") || run.output.hasPrefix(section), "\(section)")
         }
         #expect(run.errors.isEmpty)
-        for subcommand in Subcommand.allCases {
-            #expect(Self.run([subcommand.rawValue, "--help"]).output.contains("USAGE: \(subcommand.usage)"))
+        for subcommand in CrashReportTool.configuration.subcommands {
+            let name = subcommand.configuration.commandName ?? ""
+            for arguments in [[name, "--help"], [name, "-h"], ["help", name]] {
+                let help = Self.run(arguments)
+                #expect(help.status == 0)
+                #expect(help.output.contains("USAGE: crashreport \(name)"), "\(arguments)")
+            }
         }
     }
 
     @Test func version() {
         let run = Self.run(["--version"])
-        #expect(run.status == .success)
-        #expect(run.output == Help.version + "\n")
-    }
-
-    @Test func usageErrorExits64WithAHint() {
-        let run = Self.run(["show"])
-        #expect(run.status == .usage)
-        #expect(run.status.rawValue == 64)
-        #expect(run.output.isEmpty)
-        let lines = run.errors.split(separator: "\n")
-        #expect(lines.first == "Error: missing ID or FILE")
-        #expect(lines.dropFirst().first == "Usage: \(Subcommand.show.usage)")
+        #expect(run.status == 0)
+        #expect(run.output == CrashReportVersion.current + "\n")
     }
 
     @Test func showPrintsTheLog() throws {
         let url = try Self.temporaryFile(try ReportFixture.gzip(ReportFixture.valid()))
         defer { try? FileManager.default.removeItem(at: url) }
         let text = Self.run(["show", url.path])
-        #expect(text.status == .success)
+        #expect(text.status == 0)
         #expect(text.output.hasPrefix("Crash report \(ReportFixture.reportID)\n"))
         let json = Self.run(["show", "--json", url.path])
-        #expect(json.status == .success)
+        #expect(json.status == 0)
         #expect(try ReportDecoding.decode(json: Data(json.output.utf8)).reportID == ReportFixture.reportID)
     }
 
@@ -150,7 +146,7 @@ struct CommandRunTests {
         let url = try Self.temporaryFile(data)
         defer { try? FileManager.default.removeItem(at: url) }
         let run = Self.run(["show", url.path])
-        #expect(run.status == .failure)
+        #expect(run.status == 1)
         #expect(run.output.isEmpty)
         #expect(run.errors.hasPrefix("Error: \(url.path): "))
         #expect(run.errors.filter { $0 == "\n" }.count == 1)
@@ -161,13 +157,13 @@ struct CommandRunTests {
         let url = try Self.temporaryFile(try ReportFixture.gzip(v2))
         defer { try? FileManager.default.removeItem(at: url) }
         let run = Self.run(["show", url.path])
-        #expect(run.status == .failure)
+        #expect(run.status == 1)
         #expect(run.errors == "Error: \(url.path): unsupported schema version 2 (this reader knows version 1)\n")
     }
 
     @Test func missingFileNamesItOnce() {
         let run = Self.run(["show", "/nonexistent/x.crash"])
-        #expect(run.status == .failure)
+        #expect(run.status == 1)
         #expect(run.errors == "Error: cannot read /nonexistent/x.crash: no such file or directory\n")
     }
 }

@@ -41,7 +41,7 @@ struct SharedSettingsTests {
         var errors = ""
         let status = CrashReportTool.run(
             ["upload", directory], environment: environment, output: &output, errors: &errors)
-        #expect(status == .failure)
+        #expect(status == 1)
         #expect(errors == "Error: \(message)\n")
         #expect(output.isEmpty)
     }

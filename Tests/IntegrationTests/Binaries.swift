@@ -31,4 +31,16 @@ enum Binaries {
     static func crashTest(build: String) -> URL {
         build == "release" ? releaseCrashTest : debug("crash-test")
     }
+
+    /// Gives a package made by a test the SwiftPM mirrors this package was built with (offline,
+    /// its dependencies come from local copies; see scripts/ensure-deps.sh), if it has any.
+    static func inheritMirrors(into package: URL) throws {
+        let relative = ".swiftpm/configuration/mirrors.json"
+        let mirrors = packageRoot.appendingPathComponent(relative)
+        guard FileManager.default.fileExists(atPath: mirrors.path) else { return }
+        let target = package.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: mirrors, to: target)
+    }
 }

@@ -8,7 +8,8 @@ import Testing
 struct LayeringTests {
     // MARK: The manifest
 
-    /// Each target's dependencies by name, from `swift package dump-package`.
+    /// Each target's dependencies by name (targets, and products of other packages), from
+    /// `swift package dump-package`.
     static func targetDependencies() async throws -> [String: [String]] {
         // A scratch path of its own: the package's .build is locked by the `swift test` running us.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dump-\(UUID().uuidString)")
@@ -28,7 +29,7 @@ struct LayeringTests {
             let name = try #require(target["name"] as? String)
             let dependencies = target["dependencies"] as? [[String: Any]] ?? []
             graph[name] = dependencies.compactMap { dependency in
-                ((dependency["byName"] ?? dependency["target"]) as? [Any])?.first as? String
+                ((dependency["byName"] ?? dependency["target"] ?? dependency["product"]) as? [Any])?.first as? String
             }
         }
         return graph
@@ -58,6 +59,14 @@ struct LayeringTests {
         }
         for module in ["CrashReportFormat", "CrashSymbolication", "CrashReportSentry", "CrashReportDelivery"] {
             #expect(!Self.closure(of: module, in: graph).contains("CCrashReporter"), "\(module) reaches the handler")
+        }
+        // The tools' argument parser is theirs alone (and their tests').
+        let parserUsers = Set(
+            graph.keys.filter { !$0.hasSuffix("Tests") && (graph[$0] ?? []).contains("ArgumentParser") })
+        #expect(parserUsers == ["crashreport", "crash-collector"], "ArgumentParser is used by \(parserUsers.sorted())")
+        for product in ["CrashReporter", "Tracking", "TrackingEventsAPI", "CrashReportFormat"] {
+            #expect(
+                !Self.closure(of: product, in: graph).contains("ArgumentParser"), "\(product) reaches ArgumentParser")
         }
     }
 
@@ -92,6 +101,7 @@ struct LayeringTests {
             )
             """
         try manifest.write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try Binaries.inheritMirrors(into: root)
         try """
         import Tracking
 
