@@ -12,6 +12,10 @@ let package = Package(
         // What a library links to track events: no crash handler, nothing but the support module.
         .library(name: "Tracking", targets: ["Tracking"]),
         .library(name: "TrackingTestKit", targets: ["TrackingTestKit"]),
+        // Integrations: swift-log lines as breadcrumbs (and the package's diagnostics as log lines);
+        // delivery as a swift-service-lifecycle service.
+        .library(name: "CrashReporterLogging", targets: ["CrashReporterLogging"]),
+        .library(name: "CrashReporterLifecycle", targets: ["CrashReporterLifecycle"]),
         // The analytics backend for an events API, for services that ask for consent.
         .library(name: "TrackingEventsAPI", targets: ["TrackingEventsAPI"]),
         // Reading reports: the model, the reader, the renderers.
@@ -24,7 +28,11 @@ let package = Package(
     dependencies: [
         // The command-line tools' parser, help and shell completions; no library target depends
         // on it (docs/decisions.md, "The tools on swift-argument-parser").
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        // Only the integrations use these; CrashReporter and Tracking never do (docs/decisions.md,
+        // "Integrations").
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.14.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
     ],
     targets: [
         // MARK: Tools: the review CLI and the local receiver (which owns the receiver-only parsers).
@@ -40,6 +48,18 @@ let package = Package(
             dependencies: [
                 "CrashSymbolication", "CrashReportSentry", "CrashReportFormat", "CrashReporterSupport", "Tracking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: Integrations with the server-side ecosystem, each in a product of its own.
+        .target(
+            name: "CrashReporterLogging",
+            dependencies: ["CrashReporter", "Tracking", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "CrashReporterLifecycle",
+            dependencies: [
+                "CrashReporter", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -162,5 +182,20 @@ let package = Package(
         .testTarget(
             name: "CrashReporterHTTPTests", dependencies: ["CrashReporterHTTP", "TestSupport"], exclude: ["Support"]),
         .testTarget(name: "CrashReporterSupportTests", dependencies: ["CrashReporterSupport", "TestSupport"]),
+        .testTarget(
+            name: "CrashReporterLoggingTests",
+            dependencies: [
+                "CrashReporterLogging", "CrashReporter", "CCrashReporter", "Tracking", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "CrashReporterLifecycleTests",
+            dependencies: [
+                "CrashReporterLifecycle", "CrashReporter", "CrashReportFormat", "TestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 )

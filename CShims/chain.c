@@ -30,3 +30,15 @@ int scr_chain_install(const struct sigaction *action) {
 void scr_chain_restore(void) {
     for (size_t i = 0; i < SCR_SIGNAL_COUNT; i++) sigaction(k_signals[i], &g_previous[i], NULL);
 }
+
+// Not async-signal-safe by intent (Swift asks after install), though it only reads. The signals
+// whose action before ours was a handler (not SIG_DFL or SIG_IGN), as a mask of 1 << signo:
+// another crash reporter, a runtime's backtracer, the service's own. They still run after ours.
+uint64_t scr_chained_signal_mask(void) {
+    uint64_t mask = 0;
+    for (size_t i = 0; i < SCR_SIGNAL_COUNT; i++) {
+        void (*previous)(int) = g_previous[i].sa_handler;
+        if (previous != SIG_DFL && previous != SIG_IGN) mask |= (uint64_t)1 << k_signals[i];
+    }
+    return mask;
+}

@@ -120,6 +120,11 @@ long scr_breadcrumbs_write_json(char *buffer, size_t capacity);
 /// Returns the output length, or -1 if it did not fit. Async-signal-safe; exposed for tests.
 long scr_json_write_string(char *buffer, size_t capacity, const char *bytes, size_t length, size_t max_bytes);
 
+/// The handled signals that had a handler before `scr_install` (not SIG_DFL or SIG_IGN), as a
+/// mask of `1 << signo`; they run after the report. Not async-signal-safe by intent (asked once
+/// after install), though it only reads.
+uint64_t scr_chained_signal_mask(void);
+
 /// Bytes reserved by `scr_install` (ring, deflate arena, buffers, image table, alternate
 /// stack of the installing thread). Async-signal-safe.
 size_t scr_reserved_bytes(void);

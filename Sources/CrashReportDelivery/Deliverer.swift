@@ -36,8 +36,9 @@ package struct Deliverer: Sendable {
     }
 
     /// One pass over the pending reports. Throws `DeliveryError.locked` when another process
-    /// holds the directory lock (it is delivering them).
-    package func deliverPending() throws(DeliveryError) -> DeliverySummary {
+    /// holds the directory lock (it is delivering them). `stop` is asked before each report:
+    /// true ends the pass there, and the reports not looked at stay pending as they were.
+    package func deliverPending(until stop: () -> Bool = { false }) throws(DeliveryError) -> DeliverySummary {
         guard let lock = DirectoryLock(stateDirectory: store.stateDirectory) else {
             throw .locked(store.stateDirectory)
         }
@@ -45,6 +46,7 @@ package struct Deliverer: Sendable {
         var summary = DeliverySummary()
         var pausedUntil: Timestamp?
         for path in store.pendingReports() {
+            if stop() { break }
             guard isAllowed() else {
                 summary.deleted += store.pendingReports().count
                 store.deletePending()
@@ -87,6 +89,7 @@ package struct Deliverer: Sendable {
                 state = next
                 try? store.save(state, id: id)
                 summary.retrying[id] = at.seconds
+                summary.failures[id] = outcome.description
                 pausedUntil = at
             case .reject(let status, let reason):
                 try? store.markRejected(path, status: status, reason: reason, now: now())

@@ -10,6 +10,16 @@ package enum DeliveryOutcome: Sendable, Equatable {
     case networkError(String)
 }
 
+extension DeliveryOutcome: CustomStringConvertible {
+    /// One line for a diagnostic: `HTTP 503: busy`, `network error: connection refused`.
+    package var description: String {
+        switch self {
+        case .response(let status, _, let reason): reason.isEmpty ? "HTTP \(status)" : "HTTP \(status): \(reason)"
+        case .networkError(let reason): "network error: \(reason)"
+        }
+    }
+}
+
 /// What to do with a report after an outcome.
 package enum DeliveryDecision: Sendable, Equatable {
     case delivered

@@ -8,6 +8,9 @@ public struct DeliverySummary: Sendable, Equatable {
     /// Kept for a later attempt: each id with the time of that attempt, in seconds since 1970
     /// (`Date(timeIntervalSince1970:)` makes it a `Date`).
     public var retrying: [String: Double] = [:]
+    /// Why each report tried in this pass and kept for later was not delivered (a server's
+    /// status and words, or the network error), by id.
+    public var failures: [String: String] = [:]
     /// Deleted because the user opted out of crash reporting.
     public var deleted = 0
 

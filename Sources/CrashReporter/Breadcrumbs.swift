@@ -107,6 +107,9 @@ public struct BreadcrumbPairs: ~Copyable {
         self.buffer = buffer
     }
 
+    /// Whether four pairs are in: more would be ignored, so a caller can stop building them.
+    public var isFull: Bool { count >= Int(SCR_MAX_PAIRS) }
+
     /// Adds a pair; past the fourth, pairs are ignored. The key is cut to 31 bytes and the
     /// value, scrubbed first, to 95.
     public mutating func append(key: String, value: String) {

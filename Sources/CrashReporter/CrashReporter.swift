@@ -25,10 +25,12 @@ public enum CrashReporter {
 
     private static let state = Lock<Status?>(nil)
     private static let worker = Lock<Delivery?>(nil)
+    /// What delivery needs, kept by `start` for `startDelivery()`.
+    private static let deliveryConfiguration = Lock<ResolvedConfiguration?>(nil)
 
-    /// What this launch's delivery is doing; nil without a transport.
+    /// What this launch's delivery is doing; nil without a transport, or before it began.
     private enum Delivery {
-        /// The pending folder was empty at start: no worker was started.
+        /// The pending folder was empty when delivery began: no worker was started.
         case nothingPending
         case running(DeliveryWorker)
     }
@@ -54,6 +56,8 @@ public enum CrashReporter {
             guard CrashReportingConsent.isEnabled(stateDirectory: config.stateDirectory, environment: environment)
             else {
                 store.deletePending()
+                Diagnostics.report(
+                    "crash reporting is opted out: no handler installed, pending reports deleted", level: .info)
                 let status = Status.optedOut(stateDirectory: config.stateDirectory)
                 current = status
                 return status
@@ -62,10 +66,13 @@ public enum CrashReporter {
                 try FileSystem.createDirectory(config.pendingDirectory)
                 try FileSystem.checkWritable(config.pendingDirectory)
             } catch {
-                throw CrashReporterError(error)
+                let failure = CrashReporterError(error)
+                Diagnostics.report("crash reports cannot be kept: \(failure)", level: .error)
+                throw failure
             }
             store.deleteStaleTemporaryFiles()
             try install(config)
+            reportChainedHandlers()
             switch environment["CRASH_REPORTER_TEST_FAULT"] {
             case "unwind": scr_debug_inject_fault(1)
             case "report": scr_debug_inject_fault(2)
@@ -74,24 +81,44 @@ public enum CrashReporter {
             TrackingSystem.setBreadcrumbSink(breadcrumbSink)
             let status = Status.capturing(stateDirectory: config.stateDirectory)
             current = status
-            startDelivery(config)
+            deliveryConfiguration.withLock { $0 = config }
+            if options.deliverAtStart { startDelivery() }
             return status
         }
     }
 
-    /// Starts the background delivery of pending reports, when a transport is configured.
-    /// Without one the reports stay on the machine for `crashreport`. Should the worker's
-    /// thread not start (no memory, a thread limit), they stay for the next launch.
-    private static func startDelivery(_ config: ResolvedConfiguration) {
-        guard let transport = Transports.make(config) else { return }
+    /// Begins delivering pending reports in the background, when a transport is configured
+    /// and `start` captured: what `start` does unless `Options.deliverAtStart` is false. Does
+    /// nothing while a worker is at it, and nothing when none is pending. Without a transport
+    /// the reports stay on the machine for `crashreport`. Should the worker's thread not start
+    /// (no memory, a thread limit), they stay for the next launch.
+    public static func startDelivery() {
+        guard let config = deliveryConfiguration.withLock({ $0 }), let transport = Transports.make(config) else {
+            return
+        }
+        worker.withLock { current in
+            if case .running(let running) = current, !running.isFinished { return }
+            current = makeWorker(config, transport: transport)
+        }
+    }
+
+    /// Asks the background delivery to stop after the report it is sending (a request in
+    /// flight ends by the upload timeout at the latest) and waits at most `timeout` seconds for
+    /// it. Reports not sent stay pending for the next launch. True when no worker is running
+    /// any more. `CrashReporterService` calls it on a graceful shutdown.
+    @discardableResult
+    public static func stopDelivery(timeout: Double = 5) -> Bool {
+        guard case .running(let running) = worker.withLock({ $0 }) else { return true }
+        return running.stop(timeout: timeout)
+    }
+
+    /// The worker for this launch's pending reports, started; `.nothingPending` when there are none.
+    private static func makeWorker(_ config: ResolvedConfiguration, transport: any ReportTransport) -> Delivery? {
         let stateDirectory = config.stateDirectory
         let store = ReportStore(stateDirectory: stateDirectory, keepDelivered: config.keepDelivered)
         // Nothing pending, nothing to do this launch: no thread is started, which keeps `start`
         // short in the common case. A crash of this process is delivered at the next launch.
-        guard store.hasPendingReports else {
-            worker.withLock { $0 = .nothingPending }
-            return
-        }
+        guard store.hasPendingReports else { return .nothingPending }
         let deliverer = Deliverer(
             store: store,
             transport: transport,
@@ -105,9 +132,25 @@ public enum CrashReporter {
         do {
             try delivery.start()
         } catch {
-            return
+            Diagnostics.report(
+                "cannot start the delivery thread (\(error)); reports stay for the next launch", level: .warning)
+            return nil
         }
-        worker.withLock { $0 = .running(delivery) }
+        return .running(delivery)
+    }
+
+    /// Says which handled signals already had a handler: it still runs, after the report.
+    private static func reportChainedHandlers() {
+        let mask = scr_chained_signal_mask()
+        let handled: [(number: Int32, name: String)] = [
+            (SIGSEGV, "SIGSEGV"), (SIGBUS, "SIGBUS"), (SIGABRT, "SIGABRT"), (SIGILL, "SIGILL"), (SIGTRAP, "SIGTRAP"),
+            (SIGFPE, "SIGFPE"),
+        ]
+        let names = handled.filter { mask & (1 << UInt64($0.number)) != 0 }.map(\.name)
+        guard !names.isEmpty else { return }
+        Diagnostics.report(
+            "found a handler already installed for \(names.joined(separator: ", ")); it runs after the crash report is written",
+            level: .info)
     }
 
     /// Waits for the first delivery pass of this launch (at most `timeout` seconds) and says

@@ -1,19 +1,28 @@
 import CrashReportDelivery
 import CrashReporterSupport
+import Tracking
 
 /// The next-launch worker: on its own thread, after the handlers are armed, it delivers the
 /// pending reports (oldest first, under the directory lock) and keeps retrying the ones a
-/// server could not take while the process lives.
+/// server could not take while the process lives, or until it is asked to stop.
 final class DeliveryWorker: Sendable {
     private let deliverer: Deliverer
-    /// The passes so far, the first one first; waiters wake when one is added.
-    private let passes = Monitor<[DeliveryResult]>([])
 
     /// How a pass ended.
     enum DeliveryResult: Sendable {
         case summary(DeliverySummary)
         case locked
     }
+
+    private struct State {
+        /// The passes so far, the first one first.
+        var passes: [DeliveryResult] = []
+        var stopRequested = false
+        var finished = false
+    }
+
+    /// Waiters wake when a pass is added, a stop is asked for, or the thread ends.
+    private let state = Monitor(State())
 
     init(deliverer: Deliverer) {
         self.deliverer = deliverer
@@ -25,22 +34,58 @@ final class DeliveryWorker: Sendable {
     }
 
     private func run() {
+        defer { state.update { $0.finished = true } }
         while true {
             let result: DeliveryResult
             do {
-                result = .summary(try deliverer.deliverPending())
+                result = .summary(try deliverer.deliverPending(until: { self.state.withLock { $0.stopRequested } }))
             } catch {
                 result = .locked
             }
-            passes.update { $0.append(result) }
+            state.update { $0.passes.append(result) }
+            diagnose(result)
             guard case .summary(let summary) = result, let next = summary.nextAttempt else { return }
-            // Sleep until the earliest retry is due (a few minutes at most, then look again).
-            sleep(seconds: min(max(next - Timestamp.now().seconds, 0.05), 600))
+            // Sleep until the earliest retry is due (a few minutes at most, then look again), or
+            // until asked to stop.
+            let delay = min(max(next - Timestamp.now().seconds, 0.05), 600)
+            if state.wait(timeout: delay, until: { $0.stopRequested ? true : nil }) != nil { return }
+        }
+    }
+
+    /// Tells the service's operators what a pass could not do.
+    private func diagnose(_ result: DeliveryResult) {
+        let store = deliverer.store
+        guard case .summary(let summary) = result else {
+            Diagnostics.report("another process is delivering the reports in \(store.stateDirectory)", level: .info)
+            return
+        }
+        if !summary.delivered.isEmpty {
+            Diagnostics.report("delivered \(summary.delivered.count) crash report(s)", level: .info)
+        }
+        for id in summary.rejected {
+            let reason = store.rejection(id: id)?.reason ?? "rejected"
+            Diagnostics.report(
+                "crash report \(id) was not accepted and is kept in rejected/: \(reason)", level: .warning)
+        }
+        for (id, reason) in summary.failures.sorted(by: { $0.key < $1.key }) {
+            let at = summary.retrying[id].map { Timestamp(seconds: $0).iso8601 } ?? "later"
+            Diagnostics.report(
+                "could not deliver crash report \(id) (\(reason)); next attempt at \(at)", level: .warning)
         }
     }
 
     /// Waits until the first pass has finished (or `timeout` seconds pass), and returns it.
     func waitForFirstPass(timeout: Double) -> DeliveryResult? {
-        passes.wait(timeout: timeout) { $0.first }
+        state.wait(timeout: timeout) { $0.passes.first }
     }
+
+    /// Asks the worker to stop after the report it is sending (bounded by the upload timeout)
+    /// and waits at most `timeout` seconds for its thread to end. True when it has ended.
+    func stop(timeout: Double) -> Bool {
+        state.update { $0.stopRequested = true }
+        return state.wait(timeout: timeout) { $0.finished ? true : nil } != nil
+    }
+
+    /// Whether the thread has ended (nothing left to retry, stopped, or another process delivering).
+    var isFinished: Bool { state.withLock { $0.finished } }
 }

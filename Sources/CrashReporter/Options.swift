@@ -23,6 +23,10 @@ public struct Options: Sendable {
     public var retryBaseDelay: Double?
     /// Delivered reports kept in `<state>/delivered` for local review.
     public var keepDelivered: Int
+    /// Whether `start` begins delivering pending reports in the background at once. A service
+    /// that runs `CrashReporterService` (swift-service-lifecycle) can leave it to the service
+    /// group instead; `CrashReporter.startDelivery()` begins it at any time.
+    public var deliverAtStart: Bool
 
     public init(
         appName: String? = nil,
@@ -34,7 +38,8 @@ public struct Options: Sendable {
         sentryDSN: String? = nil,
         uploadURL: String? = nil,
         retryBaseDelay: Double? = nil,
-        keepDelivered: Int = 20
+        keepDelivered: Int = 20,
+        deliverAtStart: Bool = true
     ) {
         self.appName = appName
         self.appVersion = appVersion
@@ -46,5 +51,6 @@ public struct Options: Sendable {
         self.uploadURL = uploadURL
         self.retryBaseDelay = retryBaseDelay
         self.keepDelivered = keepDelivered
+        self.deliverAtStart = deliverAtStart
     }
 }

@@ -1,14 +1,58 @@
+import CrashReporterSupport
+
 #if DEBUG
     import Glibc
 #endif
 
-/// Debug-build messages on standard error, `[Tracking] …`. Release builds print nothing, and
-/// do not even build the message.
+/// The package's own diagnostics (an event dropped, a report not delivered, a state directory
+/// that cannot be written), one route for the façade, its providers and the crash reporter.
+/// They go to the handler a service set (`CrashReporter.setDiagnosticHandler`, which the
+/// swift-log integration calls); until then the newest 32 are kept for it, and debug builds
+/// also print the warnings and errors on standard error (`[swift-crash-reporter] warning: …`).
 package enum Diagnostics {
+    package enum Level: String, Sendable {
+        case info, warning, error
+    }
+
+    package typealias Handler = @Sendable (Level, String) -> Void
+
+    private struct Route {
+        var handler: Handler?
+        var early: [(Level, String)] = []
+    }
+
+    private static let kept = 32
+    private static let route = Lock(Route())
+
+    package static func report(_ message: @autoclosure () -> String, level: Level = .warning) {
+        let text = message()
+        let handler = route.withLock { route -> Handler? in
+            if let handler = route.handler { return handler }
+            route.early.append((level, text))
+            if route.early.count > kept { route.early.removeFirst() }
+            return nil
+        }
+        if let handler {
+            handler(level, text)
+        } else if level != .info {
+            printInDebugBuilds(level, text)
+        }
+    }
+
+    /// Sends every later diagnostic to `handler`, and the ones kept so far first.
+    package static func setHandler(_ handler: @escaping Handler) {
+        let early = route.withLock { route in
+            route.handler = handler
+            defer { route.early = [] }
+            return route.early
+        }
+        for (level, text) in early { handler(level, text) }
+    }
+
     @inline(__always)
-    package static func report(_ message: @autoclosure () -> String) {
+    private static func printInDebugBuilds(_ level: Level, _ text: String) {
         #if DEBUG
-            let line = Array(("[Tracking] " + message() + "\n").utf8)
+            let line = Array("[swift-crash-reporter] \(level.rawValue): \(text)\n".utf8)
             // One write(2) per message, so lines of concurrent messages do not interleave;
             // a short write is finished, an interrupted one retried, a failed one dropped.
             line.withUnsafeBytes { raw in

@@ -60,6 +60,16 @@ struct LayeringTests {
         for module in ["CrashReportFormat", "CrashSymbolication", "CrashReportSentry", "CrashReportDelivery"] {
             #expect(!Self.closure(of: module, in: graph).contains("CCrashReporter"), "\(module) reaches the handler")
         }
+        // The integrations' packages are theirs alone: the recording core and the façade import none.
+        for (dependency, users) in [
+            ("Logging", ["CrashReporterLogging"]), ("ServiceLifecycle", ["CrashReporterLifecycle"]),
+        ] {
+            let found = Set(graph.keys.filter { !$0.hasSuffix("Tests") && (graph[$0] ?? []).contains(dependency) })
+            #expect(found == Set(users), "\(dependency) is used by \(found.sorted())")
+            for module in ["CrashReporter", "CCrashReporter", "Tracking", "TrackingEventsAPI", "CrashReportDelivery"] {
+                #expect(!Self.closure(of: module, in: graph).contains(dependency), "\(module) reaches \(dependency)")
+            }
+        }
         // The tools' argument parser is theirs alone (and their tests').
         let parserUsers = Set(
             graph.keys.filter { !$0.hasSuffix("Tests") && (graph[$0] ?? []).contains("ArgumentParser") })
@@ -183,7 +193,14 @@ struct LayeringTests {
         }
         #expect(!(try await Self.definedSymbols(tool)).contains("scr_install"), "crashreport links the handler")
 
-        let serviceNeeded = try await Self.needed(bin.appendingPathComponent("service"))
+        let service = bin.appendingPathComponent("service")
+        let serviceSymbols = try await Self.definedSymbols(service)
+        for module in ["7Logging", "16ServiceLifecycle", "14ArgumentParser"] {
+            #expect(
+                !serviceSymbols.contains { $0.hasPrefix("$s\(module)") },
+                "the service links \(module.drop { $0.isNumber })")
+        }
+        let serviceNeeded = try await Self.needed(service)
         for library in Self.heavy {
             #expect(!serviceNeeded.contains { $0.hasPrefix(library + ".") }, "the service needs \(library)")
         }

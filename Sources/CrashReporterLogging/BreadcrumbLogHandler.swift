@@ -1,0 +1,73 @@
+import CrashReporter
+import Logging
+import Tracking
+
+/// A swift-log backend that records each log message at or above its level (default `info`) as
+/// a crash breadcrumb: the level maps to the breadcrumb's, the logger's label becomes the
+/// category, the message is scrubbed like every breadcrumb value, and up to four metadata
+/// pairs (the call site's first, then the metadata provider's, then the handler's own) go with
+/// it, scrubbed too. Recording is the ring's: wait-free, no lock, no I/O. Before
+/// `CrashReporter.start`, or after an opt-out, it does nothing.
+///
+/// Compose it with the service's own handler, as with any swift-log backend:
+///
+/// ```swift
+/// LoggingSystem.bootstrap { label in
+///     MultiplexLogHandler([StreamLogHandler.standardOutput(label: label), BreadcrumbLogHandler(label: label)])
+/// }
+/// ```
+///
+/// or in one line with `LoggingSystem.bootstrapWithCrashBreadcrumbs(_:level:)`.
+public struct BreadcrumbLogHandler: LogHandler {
+    public let label: String
+    public var logLevel: Logger.Level
+    public var metadata: Logger.Metadata = [:]
+    public var metadataProvider: Logger.MetadataProvider?
+
+    public init(
+        label: String, level: Logger.Level = .info,
+        metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider
+    ) {
+        self.label = label
+        self.logLevel = level
+        self.metadataProvider = metadataProvider
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        guard Breadcrumbs.isRecording else { return }
+        let callSite = event.metadata
+        let provided = metadataProvider?.get()
+        Breadcrumbs.record(
+            Scrubber.scrub(event.message.description), category: label, level: BreadcrumbLevel(event.level)
+        ) { pairs in
+            // Each key once, with its most specific value; the breadcrumb keeps four pairs.
+            for (key, value) in callSite ?? [:] where !pairs.isFull {
+                pairs.append(key: key, value: value.description)
+            }
+            for (key, value) in provided ?? [:] where !pairs.isFull && callSite?[key] == nil {
+                pairs.append(key: key, value: value.description)
+            }
+            for (key, value) in metadata where !pairs.isFull && callSite?[key] == nil && provided?[key] == nil {
+                pairs.append(key: key, value: value.description)
+            }
+        }
+    }
+}
+
+extension BreadcrumbLevel {
+    /// swift-log's seven levels on the breadcrumb's five.
+    init(_ level: Logger.Level) {
+        switch level {
+        case .trace, .debug: self = .debug
+        case .info, .notice: self = .info
+        case .warning: self = .warning
+        case .error: self = .error
+        case .critical: self = .fatal
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import CrashReporter
+import CrashReporterLogging
+import Foundation
+import Logging
+import TestSupport
+import Testing
+
+/// The package's own diagnostics reach the service's swift-log handler, in a child process
+/// (the crash reporter starts once per process).
+@Suite("Diagnostics through swift-log")
+struct DiagnosticsLoggingTests {
+    @Test("an unwritable state directory, a handler already installed and a report not delivered are logged")
+    func diagnosticsAreLogged() async throws {
+        let state = TempDirectory()
+        let pending = state.path + "/pending"
+        try FileManager.default.createDirectory(atPath: pending, withIntermediateDirectories: true)
+        let id = "0f1e2d3c-4b5a-4968-8776-655443322110"
+        try ReportFixture.gzip(ReportFixture.valid(setting: "/report_id", to: id))
+            .write(to: URL(fileURLWithPath: pending + "/\(id).crash"))
+        let url = "http://127.0.0.1:\(closedPort())/api/reports"
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            [path = state.path as String, url = url as String] in
+            // A handler of the service's own, there before the reporter's.
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { _ in }
+            sigaction(SIGBUS, &action, nil)
+            // Diagnostics from before the bootstrap are kept for it.
+            _ = try? CrashReporter.start(Options(appName: "diag", stateDirectory: "/proc/no-such-directory"))
+            try CrashReporter.start(Options(appName: "diag", stateDirectory: path, uploadURL: url))
+            LoggingSystem.bootstrapWithCrashBreadcrumbs(StreamLogHandler.standardError)
+            guard let summary = CrashReporter.waitForDelivery(timeout: 20), summary.retrying.count == 1 else { exit(2) }
+            exit(0)
+        }
+        let log = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(log.contains("swift-crash-reporter"), "\(log)")
+        #expect(log.contains("crash reports cannot be kept: cannot create /proc/no-such-directory"), "\(log)")
+        #expect(log.contains("found a handler already installed for SIGBUS"), "\(log)")
+        #expect(log.contains("could not deliver crash report \(id) (network error:"), "\(log)")
+    }
+}
