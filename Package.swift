@@ -177,7 +177,9 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["CrashReportFormat", "CrashReportDelivery", "crash-collector", "TestSupport"]
+            dependencies: [
+                "CrashReportFormat", "CrashReportDelivery", "CrashSymbolication", "crash-collector", "TestSupport",
+            ]
         ),
         .testTarget(
             name: "CrashReporterHTTPTests", dependencies: ["CrashReporterHTTP", "TestSupport"], exclude: ["Support"]),

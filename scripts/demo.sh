@@ -10,10 +10,12 @@
 #      opt-out leaves no report;
 #   7. print the URL of the collector's page.
 # Usage: scripts/demo.sh [KIND]   (default: index-out-of-range; `crash-test kinds` lists them).
+#        scripts/demo.sh nio [KIND]   the SwiftNIO example service instead (scripts/demo-nio.sh).
 # Installs missing system packages first. The collector keeps running for you to browse;
 # the script prints how to stop it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = nio ]; then shift; exec bash scripts/demo-nio.sh "$@"; fi
 source scripts/ensure-deps.sh
 
 kind="${1:-index-out-of-range}"

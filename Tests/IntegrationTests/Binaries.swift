@@ -41,6 +41,7 @@ enum Binaries {
         let target = package.appendingPathComponent(relative)
         try FileManager.default.createDirectory(
             at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(at: target)
         try FileManager.default.copyItem(at: mirrors, to: target)
     }
 }

@@ -1,0 +1,143 @@
+import CrashReportFormat
+import CrashSymbolication
+import Foundation
+import TestSupport
+import Testing
+
+/// The SwiftNIO example service (Examples/NIOService, a package of its own) as a user runs it:
+/// built, started, crashed through a request, and relaunched to deliver the report.
+@Suite("The SwiftNIO example service", .serialized)
+struct NIOExampleTests {
+    static let package = Binaries.packageRoot.appendingPathComponent("Examples/NIOService")
+
+    /// Builds the example (debug) once per process and returns its executable.
+    static func service() async throws -> URL {
+        if let built = await Built.shared.url { return built }
+        try Binaries.inheritMirrors(into: package)
+        let environment = ProcessInfo.processInfo.environment
+        let build = try await ChildProcess.run(
+            ["/usr/bin/env", "swift", "build", "--package-path", package.path], environment: environment, timeout: 1200)
+        try #require(build.exitCode == 0, "swift build failed:\n\(build.stdout.suffix(3000))\n\(build.stderr)")
+        let bin = try await ChildProcess.run(
+            ["/usr/bin/env", "swift", "build", "--package-path", package.path, "--show-bin-path"],
+            environment: environment, timeout: 120)
+        let url = URL(fileURLWithPath: bin.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            .appendingPathComponent("nio-service")
+        await Built.shared.set(url)
+        return url
+    }
+
+    actor Built {
+        static let shared = Built()
+        var url: URL?
+        func set(_ url: URL) { self.url = url }
+    }
+
+    /// A running service: its port, once it logged that it listens.
+    struct Running {
+        var process: ChildProcess.Running
+        var port: Int
+    }
+
+    static func start(state: String, extra: [String: String] = [:]) async throws -> Running {
+        let environment = [
+            "CRASH_REPORTER_DIR": state, "SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin",
+        ].merging(extra) { $1 }
+        let process = try ChildProcess.start([try await service().path], environment: environment, timeout: 60)
+        let log = process.directory.appendingPathComponent("stderr")
+        for _ in 0..<400 {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let range = text.range(of: "listening on http://127.0.0.1:") {
+                let digits = text[range.upperBound...].prefix { $0.isNumber }
+                if let port = Int(digits) { return Running(process: process, port: port) }
+            }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        kill(process.pid, SIGKILL)
+        _ = try? await process.wait()
+        throw TestFailure("the example service did not start listening")
+    }
+
+    /// `curl` a path of the service; its output ("" when the service died answering).
+    @discardableResult
+    static func get(_ port: Int, _ path: String) async throws -> String {
+        let result = try await ChildProcess.run(
+            ["/usr/bin/curl", "-s", "-m", "10", "http://127.0.0.1:\(port)\(path)"], environment: [:], timeout: 20)
+        return result.stdout
+    }
+
+    /// Crashes a fresh service through `/crash/<kind>` after one ordinary request; how it died
+    /// and the report it left.
+    static func crash(_ kind: String, state: TempDirectory) async throws -> (ChildProcess.Result, CrashReport) {
+        let service = try await start(state: state.path)
+        #expect(try await get(service.port, "/") == "hello\n")
+        try await get(service.port, "/crash/\(kind)")
+        let result = try await service.process.wait()
+        let pending = state.path + "/pending"
+        let files = try FileManager.default.contentsOfDirectory(atPath: pending).filter { $0.hasSuffix(".crash") }
+        try #require(files.count == 1, "\(kind) left \(files) (stderr: \(result.stderr.suffix(2000)))")
+        return (result, try ReportDecoding.decode(file: pending + "/" + files[0]))
+    }
+
+    @Test("a force-unwrap in a request handler: the stack goes through the NIO pipeline to the thread entry")
+    func forceUnwrap() async throws {
+        let state = TempDirectory()
+        let (result, report) = try await Self.crash("force-unwrap", state: state)
+        #expect(result.signal == SIGILL || result.signal == SIGTRAP)
+        #expect(report.crash.message?.contains("Unexpectedly found nil") == true)
+        #expect(report.crash.thread.name.hasPrefix("NIO-ELT-"), "thread \(report.crash.thread.name)")
+
+        let symbols = Symbolicator().symbolicate(report)
+        let functions = report.crash.frames.indices.map { index in
+            (symbols[index] ?? []).map(\.function).joined(separator: " / ")
+        }
+        func position(_ name: String) -> Int? { functions.firstIndex { $0.contains(name) } }
+        let handler = try #require(position("RequestHandler.channelRead"), "frames: \(functions)")
+        let pipeline = try #require(position("ChannelHandlerContext.invokeChannelRead"), "frames: \(functions)")
+        let loop = try #require(position("SelectableEventLoop.run"), "frames: \(functions)")
+        let entry = try #require(position("start_thread"), "frames: \(functions)")
+        #expect(handler < pipeline && pipeline < loop && loop < entry)
+
+        // The request's breadcrumb, and the log lines before it, in order.
+        let crumbs = report.breadcrumbs.items.map { "\($0.category) \($0.message) \($0.data["path"] ?? "")" }
+        let expected = [
+            "tracking request_received /", "nio-service handling request /",
+            "tracking request_received /crash/force-unwrap", "nio-service handling request /crash/force-unwrap",
+        ]
+        #expect(Array(crumbs.suffix(4)) == expected, "\(crumbs)")
+        #expect(crumbs.first?.hasPrefix("nio-service listening on") == true, "\(crumbs)")
+    }
+
+    @Test(
+        "each crashing route leaves a report from the event loop's thread",
+        arguments: [("fatal-error", SIGILL), ("null-write", SIGSEGV), ("recursion", SIGSEGV)])
+    func routes(kind: String, signal: Int32) async throws {
+        let state = TempDirectory()
+        let (result, report) = try await Self.crash(kind, state: state)
+        #expect(result.signal == signal || (signal == SIGILL && result.signal == SIGTRAP))
+        #expect(report.crash.signal.number == Int(result.signal ?? 0))
+        #expect(report.crash.thread.name.hasPrefix("NIO-ELT-"))
+        #expect(report.breadcrumbs.items.last?.data["path"] == "/crash/\(kind)")
+        if kind == "fatal-error" { #expect(report.crash.message?.contains("the request handler gave up") == true) }
+        if kind == "recursion" {
+            let symbols = Symbolicator().symbolicate(report)
+            #expect(symbols.values.contains { $0.contains { $0.function.contains("descend") } })
+        }
+    }
+
+    @Test("relaunched, the service delivers the report to a real receiver while it serves")
+    func relaunchDelivers() async throws {
+        let state = TempDirectory()
+        _ = try await Self.crash("null-write", state: state)
+        let server = try FaultServer(responses: ["200"])
+        let service = try await Self.start(state: state.path, extra: ["CRASH_REPORTER_URL": server.url])
+        #expect(try await Self.get(service.port, "/") == "hello\n")
+        for _ in 0..<200 where server.requests.isEmpty {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        kill(service.process.pid, SIGKILL)
+        _ = try await service.process.wait()
+        #expect(server.requests.count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: state.path + "/delivered").count == 1)
+    }
+}
