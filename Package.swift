@@ -122,7 +122,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "CrashReporter", "CCrashReporter", "CrashReportFormat", "CrashSymbolication", "Tracking",
-                "TrackingEventsAPI",
+                "TrackingEventsAPI", "CrashReporterLogging", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/Sources"
         ),

@@ -15,11 +15,17 @@ if arguments.contains("--tracking-only") {
     TrackingBenchmark.run().forEach { print($0) }
     exit(0)
 }
+if arguments.contains("--logging-only") {
+    LoggingBenchmark.run().forEach { print($0) }
+    exit(0)
+}
 print("## Breadcrumbs\n")
 BreadcrumbBenchmark.run().forEach { print($0) }
 if arguments.contains("--breadcrumbs-only") { exit(0) }
 print("\n## Tracking\n")
 TrackingBenchmark.run().forEach { print($0) }
+print("\n## swift-log lines as breadcrumbs\n")
+LoggingBenchmark.run().forEach { print($0) }
 print("\n## Crash: fault to waitpid\n")
 try CrashBenchmark.run(binary: crashTest, runs: quick ? 5 : 40).forEach { print($0) }
 guard let report = CrashBenchmark.keptReport else {

@@ -42,8 +42,15 @@ public struct BreadcrumbLogHandler: LogHandler {
         guard Breadcrumbs.isRecording else { return }
         let callSite = event.metadata
         let provided = metadataProvider?.get()
+        let message = Scrubber.scrub(event.message.description)
+        let level = BreadcrumbLevel(event.level)
+        if callSite?.isEmpty ?? true, provided?.isEmpty ?? true, metadata.isEmpty {
+            // No pairs: the ring's plain path, without packing any.
+            Breadcrumbs.record(message, category: label, level: level)
+            return
+        }
         Breadcrumbs.record(
-            Scrubber.scrub(event.message.description), category: label, level: BreadcrumbLevel(event.level)
+            message, category: label, level: level
         ) { pairs in
             // Each key once, with its most specific value; the breadcrumb keeps four pairs.
             for (key, value) in callSite ?? [:] where !pairs.isFull {
