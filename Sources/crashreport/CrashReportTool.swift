@@ -100,11 +100,6 @@ struct ToolFailure: Error, CustomStringConvertible {
     }
 }
 
-/// Refuses an empty value for an argument that names a file or a directory.
-func requireNonEmpty(_ value: String?, _ name: String) throws {
-    if value?.isEmpty == true { throw ValidationError("\(name) is empty") }
-}
-
 /// Unbuffered standard output and error as text streams.
 struct StandardStream: TextOutputStream {
     static let output = StandardStream(handle: .standardOutput)

@@ -24,21 +24,10 @@ struct ExportCommand: ToolSubcommand {
     @Option(help: "The output format.")
     var format: Format
 
-    @Option(
-        name: .customLong("dir"),
-        help: ArgumentHelp("The state directory to look the id up in (default: CRASH_REPORTER_DIR).", valueName: "dir"))
-    var directory: String?
-
-    @Argument(help: ArgumentHelp("A report id or a .crash file.", valueName: "id-or-file"))
-    var report: String
-
-    func validate() throws {
-        try requireNonEmpty(report, "ID or FILE")
-        try requireNonEmpty(directory, "--dir")
-    }
+    @OptionGroup var target: ReportArguments
 
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
-        let report = try Locations.decodedReport(report, directory: directory, environment: environment)
+        let report = try target.decoded(environment: environment)
         switch format {
         case .json:
             output.write(try JSONRenderer().render(report))

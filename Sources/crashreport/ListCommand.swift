@@ -12,12 +12,7 @@ struct ListCommand: ToolSubcommand {
     @Flag(help: "Print the list as JSON.")
     var json = false
 
-    @Argument(help: ArgumentHelp("The state directory (default: CRASH_REPORTER_DIR).", valueName: "dir"))
-    var directory: String?
-
-    func validate() throws {
-        try requireNonEmpty(directory, "DIR")
-    }
+    @OptionGroup var stateDirectory: StateDirectoryArgument
 
     struct Row: Encodable {
         var status: String
@@ -50,7 +45,7 @@ struct ListCommand: ToolSubcommand {
     }
 
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
-        let rows = Self.rows(in: try Locations.stateDirectory(directory, environment: environment))
+        let rows = Self.rows(in: try stateDirectory.resolved(environment: environment))
         if json {
             output.write(try prettyJSON(rows))
             return

@@ -19,24 +19,10 @@ struct ShowCommand: ToolSubcommand {
     @Flag(name: .customLong("no-symbols"), help: "Do not symbolicate.")
     var noSymbols = false
 
-    @Option(
-        name: .customLong("dir"),
-        help: ArgumentHelp(
-            "The state directory to look the id up in (default: CRASH_REPORTER_DIR).", valueName: "dir"))
-    var directory: String?
-
-    @Argument(
-        help: ArgumentHelp(
-            "A report id (looked up in the state directory) or a .crash file.", valueName: "id-or-file"))
-    var report: String
-
-    func validate() throws {
-        try requireNonEmpty(report, "ID or FILE")
-        try requireNonEmpty(directory, "--dir")
-    }
+    @OptionGroup var target: ReportArguments
 
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
-        let report = try Locations.decodedReport(report, directory: directory, environment: environment)
+        let report = try target.decoded(environment: environment)
         if json {
             output.write(try JSONRenderer().render(report))
             return

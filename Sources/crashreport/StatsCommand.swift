@@ -14,12 +14,7 @@ struct StatsCommand: ToolSubcommand {
     @Flag(help: "Print the groups as JSON.")
     var json = false
 
-    @Argument(help: ArgumentHelp("The state directory (default: CRASH_REPORTER_DIR).", valueName: "dir"))
-    var directory: String?
-
-    func validate() throws {
-        try requireNonEmpty(directory, "DIR")
-    }
+    @OptionGroup var stateDirectory: StateDirectoryArgument
 
     struct Group: Encodable {
         var signature: String
@@ -56,7 +51,7 @@ struct StatsCommand: ToolSubcommand {
     }
 
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
-        let (groups, damaged) = Self.groups(in: try Locations.stateDirectory(directory, environment: environment))
+        let (groups, damaged) = Self.groups(in: try stateDirectory.resolved(environment: environment))
         if json {
             output.write(try prettyJSON(groups))
             return

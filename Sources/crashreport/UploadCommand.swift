@@ -23,16 +23,14 @@ struct UploadCommand: ToolSubcommand {
     @Option(help: ArgumentHelp("Sentry DSN (default: SENTRY_DSN).", valueName: "dsn"))
     var dsn: String?
 
-    @Argument(help: ArgumentHelp("The state directory (default: CRASH_REPORTER_DIR).", valueName: "dir"))
-    var directory: String?
+    @OptionGroup var stateDirectory: StateDirectoryArgument
 
     func validate() throws {
         if url != nil && dsn != nil { throw ValidationError("give --url or --dsn, not both") }
-        try requireNonEmpty(directory, "DIR")
     }
 
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
-        let directory = try Locations.stateDirectory(directory, environment: environment)
+        let directory = try stateDirectory.resolved(environment: environment)
         let configuration = try deliveryConfiguration(environment: environment)
         guard
             let transport = configuration.makeTransport(

@@ -23,24 +23,26 @@ struct ArgumentParsingTests {
 
     @Test func show() throws {
         let plain = try parse(["show", "a.crash"], as: ShowCommand.self)
-        #expect(plain.report == "a.crash")
-        #expect(!plain.json && !plain.noSymbols && plain.directory == nil)
+        #expect(plain.target.report == "a.crash")
+        #expect(!plain.json && !plain.noSymbols && plain.target.directory == nil)
         #expect(try parse(["show", "--json", "a.crash"], as: ShowCommand.self).json)
         #expect(try parse(["show", "a.crash", "--json"], as: ShowCommand.self).json)
-        #expect(try parse(["show", "--", "--json"], as: ShowCommand.self).report == "--json")
+        #expect(try parse(["show", "--", "--json"], as: ShowCommand.self).target.report == "--json")
         let all = try parse(["show", "--no-symbols", "--dir=/s", "abc"], as: ShowCommand.self)
-        #expect(all.noSymbols && all.directory == "/s" && all.report == "abc")
+        #expect(all.noSymbols && all.target.directory == "/s" && all.target.report == "abc")
     }
 
     @Test func listStatsUploadExport() throws {
-        #expect(try parse(["list"], as: ListCommand.self).directory == nil)
+        #expect(try parse(["list"], as: ListCommand.self).stateDirectory.directory == nil)
         let list = try parse(["list", "--json", "/s"], as: ListCommand.self)
-        #expect(list.json && list.directory == "/s")
-        #expect(try parse(["stats", "/s"], as: StatsCommand.self).directory == "/s")
+        #expect(list.json && list.stateDirectory.directory == "/s")
+        #expect(try parse(["stats", "/s"], as: StatsCommand.self).stateDirectory.directory == "/s")
         let upload = try parse(["upload", "--url", "http://127.0.0.1:1/api/reports", "/s"], as: UploadCommand.self)
-        #expect(upload.url == "http://127.0.0.1:1/api/reports" && upload.dsn == nil && upload.directory == "/s")
+        #expect(
+            upload.url == "http://127.0.0.1:1/api/reports" && upload.dsn == nil
+                && upload.stateDirectory.directory == "/s")
         let export = try parse(["export", "--format", "sentry-envelope", "--dir", "/s", "abc"], as: ExportCommand.self)
-        #expect(export.format == .sentryEnvelope && export.directory == "/s" && export.report == "abc")
+        #expect(export.format == .sentryEnvelope && export.target.directory == "/s" && export.target.report == "abc")
     }
 
     @Test func parserErrorsAreUsageErrors() {

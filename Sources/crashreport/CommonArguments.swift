@@ -1,0 +1,46 @@
+import ArgumentParser
+import CrashReportFormat
+
+/// The report a subcommand reads: `[--dir DIR] ID|FILE` (`show`, `export`).
+struct ReportArguments: ParsableArguments {
+    @Option(
+        name: .customLong("dir"),
+        help: ArgumentHelp(
+            "The state directory to look the id up in (default: CRASH_REPORTER_DIR).", valueName: "dir"))
+    var directory: String?
+
+    @Argument(
+        help: ArgumentHelp(
+            "A report id (looked up in the state directory) or a .crash file.", valueName: "id-or-file"))
+    var report: String
+
+    func validate() throws {
+        try requireNonEmpty(report, "ID or FILE")
+        try requireNonEmpty(directory, "--dir")
+    }
+
+    /// The report, decoded (see `Locations.decodedReport`).
+    func decoded(environment: [String: String]) throws(ToolFailure) -> CrashReport {
+        try Locations.decodedReport(report, directory: directory, environment: environment)
+    }
+}
+
+/// A state directory as the last argument, `[DIR]` (`list`, `stats`, `upload`).
+struct StateDirectoryArgument: ParsableArguments {
+    @Argument(help: ArgumentHelp("The state directory (default: CRASH_REPORTER_DIR).", valueName: "dir"))
+    var directory: String?
+
+    func validate() throws {
+        try requireNonEmpty(directory, "DIR")
+    }
+
+    /// The directory, or `CRASH_REPORTER_DIR` (see `Locations.stateDirectory`).
+    func resolved(environment: [String: String]) throws(ToolFailure) -> String {
+        try Locations.stateDirectory(directory, environment: environment)
+    }
+}
+
+/// Refuses an empty value for an argument that names a file or a directory.
+func requireNonEmpty(_ value: String?, _ name: String) throws {
+    if value?.isEmpty == true { throw ValidationError("\(name) is empty") }
+}
