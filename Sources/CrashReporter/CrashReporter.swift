@@ -50,14 +50,16 @@ public enum CrashReporter {
     ) throws -> Status {
         let environment = environment ?? ProcessEnvironment.current()
         let config = try ResolvedConfiguration(options: options, environment: environment)
-        return try state.withLock { current in
+        // What start has to say is said once the lock is released: a diagnostic handler may call back.
+        var notes: [(message: String, level: Diagnostics.Level)] = []
+        defer { for note in notes { Diagnostics.report(note.message, level: note.level) } }
+        let status = try state.withLock { current in
             if current != nil { throw CrashReporterError.alreadyStarted }
             let store = ReportStore(stateDirectory: config.stateDirectory)
             guard CrashReportingConsent.isEnabled(stateDirectory: config.stateDirectory, environment: environment)
             else {
                 store.deletePending()
-                Diagnostics.report(
-                    "crash reporting is opted out: no handler installed, pending reports deleted", level: .info)
+                notes.append(("crash reporting is opted out: no handler installed, pending reports deleted", .info))
                 let status = Status.optedOut(stateDirectory: config.stateDirectory)
                 current = status
                 return status
@@ -67,12 +69,12 @@ public enum CrashReporter {
                 try FileSystem.checkWritable(config.pendingDirectory)
             } catch {
                 let failure = CrashReporterError(error)
-                Diagnostics.report("crash reports cannot be kept: \(failure)", level: .error)
+                notes.append(("crash reports cannot be kept: \(failure)", .error))
                 throw failure
             }
             store.deleteStaleTemporaryFiles()
             try install(config)
-            reportChainedHandlers()
+            notes += chainedHandlerNotes()
             switch environment["CRASH_REPORTER_TEST_FAULT"] {
             case "unwind": scr_debug_inject_fault(1)
             case "report": scr_debug_inject_fault(2)
@@ -82,9 +84,10 @@ public enum CrashReporter {
             let status = Status.capturing(stateDirectory: config.stateDirectory)
             current = status
             deliveryConfiguration.withLock { $0 = config }
-            if options.deliverAtStart { startDelivery() }
             return status
         }
+        if case .capturing = status, options.deliverAtStart { startDelivery() }
+        return status
     }
 
     /// Begins delivering pending reports in the background, when a transport is configured
@@ -96,9 +99,19 @@ public enum CrashReporter {
         guard let config = deliveryConfiguration.withLock({ $0 }), let transport = Transports.make(config) else {
             return
         }
-        worker.withLock { current in
-            if case .running(let running) = current, !running.isFinished { return }
-            current = makeWorker(config, transport: transport)
+        let failure = worker.withLock { current -> SystemError? in
+            if case .running(let running) = current, !running.isFinished { return nil }
+            do throws(SystemError) {
+                current = try makeWorker(config, transport: transport)
+                return nil
+            } catch {
+                current = nil
+                return error
+            }
+        }
+        if let failure {
+            Diagnostics.report(
+                "cannot start the delivery thread (\(failure)); reports stay for the next launch", level: .warning)
         }
     }
 
@@ -113,7 +126,9 @@ public enum CrashReporter {
     }
 
     /// The worker for this launch's pending reports, started; `.nothingPending` when there are none.
-    private static func makeWorker(_ config: ResolvedConfiguration, transport: any ReportTransport) -> Delivery? {
+    private static func makeWorker(
+        _ config: ResolvedConfiguration, transport: any ReportTransport
+    ) throws(SystemError) -> Delivery {
         let stateDirectory = config.stateDirectory
         let store = ReportStore(stateDirectory: stateDirectory, keepDelivered: config.keepDelivered)
         // Nothing pending, nothing to do this launch: no thread is started, which keeps `start`
@@ -129,28 +144,21 @@ public enum CrashReporter {
                 CrashReportingChoice.isEnabled(stateDirectory: stateDirectory, environment: environment)
             })
         let delivery = DeliveryWorker(deliverer: deliverer)
-        do {
-            try delivery.start()
-        } catch {
-            Diagnostics.report(
-                "cannot start the delivery thread (\(error)); reports stay for the next launch", level: .warning)
-            return nil
-        }
+        try delivery.start()
         return .running(delivery)
     }
 
-    /// Says which handled signals already had a handler: it still runs, after the report.
-    private static func reportChainedHandlers() {
+    /// Which handled signals already had a handler (it still runs, after the report), as a note.
+    private static func chainedHandlerNotes() -> [(message: String, level: Diagnostics.Level)] {
         let mask = scr_chained_signal_mask()
         let handled: [(number: Int32, name: String)] = [
             (SIGSEGV, "SIGSEGV"), (SIGBUS, "SIGBUS"), (SIGABRT, "SIGABRT"), (SIGILL, "SIGILL"), (SIGTRAP, "SIGTRAP"),
             (SIGFPE, "SIGFPE"),
         ]
         let names = handled.filter { mask & (1 << UInt64($0.number)) != 0 }.map(\.name)
-        guard !names.isEmpty else { return }
-        Diagnostics.report(
-            "found a handler already installed for \(names.joined(separator: ", ")); it runs after the crash report is written",
-            level: .info)
+        guard !names.isEmpty else { return [] }
+        let list = names.joined(separator: ", ")
+        return [("found a handler already installed for \(list); it runs after the crash report is written", .info)]
     }
 
     /// Waits for the first delivery pass of this launch (at most `timeout` seconds) and says
