@@ -34,7 +34,9 @@ struct DiagnosticsLoggingTests {
         let log = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(log.contains("swift-crash-reporter"), "\(log)")
         #expect(log.contains("crash reports cannot be kept: cannot create /proc/no-such-directory"), "\(log)")
-        #expect(log.contains("found a handler already installed for SIGBUS"), "\(log)")
+        // Ours, and under a sanitizer its own handlers for other signals too.
+        let chained = log.split(separator: "\n").first { $0.contains("found a handler already installed for") }
+        #expect(chained?.contains("SIGBUS") == true, "\(log)")
         #expect(log.contains("could not deliver crash report \(id) (network error:"), "\(log)")
     }
 }
