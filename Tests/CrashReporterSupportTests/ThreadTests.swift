@@ -83,14 +83,4 @@ struct ThreadTests {
         for job in [1, 2, 3, -1] { jobs.update { $0.append(job) } }
         #expect(results.wait(timeout: 60) { $0.count == 3 ? $0 : nil } == [2, 4, 6])
     }
-
-    @Test("sleep waits at least as long as asked, and not at all for nothing")
-    func sleeping() {
-        let clock = ContinuousClock()
-        let start = clock.now
-        sleep(seconds: 0.05)
-        #expect(clock.now - start >= .milliseconds(50))
-        sleep(seconds: -1)
-        sleep(seconds: .nan)
-    }
 }
