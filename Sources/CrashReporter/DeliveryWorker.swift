@@ -42,8 +42,9 @@ final class DeliveryWorker: Sendable {
             } catch {
                 result = .locked
             }
-            state.update { $0.passes.append(result) }
+            // Said before the pass is published, so that whoever waits for it has heard it.
             diagnose(result)
+            state.update { $0.passes.append(result) }
             guard case .summary(let summary) = result, let next = summary.nextAttempt else { return }
             // Sleep until the earliest retry is due (a few minutes at most, then look again), or
             // until asked to stop.
