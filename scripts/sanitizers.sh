@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The sanitizer runs CI makes after the test suite (README, "Tests"):
-#   1. ThreadSanitizer over the unit-test groups (every module's own tests), the way a service
-#      that links the reporter runs its suite with `swift test --sanitize=thread`;
+#   1. ThreadSanitizer over every module's own tests (the integrations' included), one target
+#      at a time, the way a service that links the reporter runs its suite with
+#      `swift test --sanitize=thread`;
 #   2. AddressSanitizer and UndefinedBehaviorSanitizer over the C core's tests and the crash
 #      tests, which crash real children built with both sanitizers.
 # Each build has a scratch directory of its own (.build/tsan, .build/asan), so the normal build is
@@ -17,7 +18,7 @@ swift build --build-tests --sanitize=thread --scratch-path .build/tsan
 # One process per test target: instrumented code runs several times slower, and a target whose
 # exit tests re-launch the test binary would otherwise starve another's timers of the
 # cooperative pool. A report fails the run: TSan makes the process exit with 66 at the end.
-for target in ${unit_tests//|/ }; do
+for target in ${unit_tests//|/ } ${integration_tests//|/ }; do
     echo "==> ThreadSanitizer: swift test --sanitize=thread --filter '$target'"
     TSAN_OPTIONS="exitcode=66 ${TSAN_OPTIONS:-}" \
         swift test --skip-build --sanitize=thread --scratch-path .build/tsan --filter "$target" "$@" || status=1

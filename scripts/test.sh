@@ -19,7 +19,7 @@ swift build --build-tests
 
 source scripts/test-groups.sh
 status=0
-for group in "$unit_tests" 'CrashCollectorTests' 'IntegrationTests'; do
+for group in "$unit_tests" "$integration_tests" 'CrashCollectorTests' 'IntegrationTests'; do
     echo "==> swift test --filter '$group'"
     CRASH_REPORTER_REQUIRE_RELEASE=1 swift test --skip-build --filter "$group" "$@" || status=1
 done
