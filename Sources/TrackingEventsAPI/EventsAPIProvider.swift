@@ -208,7 +208,8 @@ public final class EventsAPIProvider: AnalyticsProvider {
             return (core.timer, core.farewells)
         }
         timer?.cancel()
-        await Deadline.run(until: now() + timeout) {
+        // Real time, whatever clock the provider was given: the deadline is slept on.
+        await Deadline.run(until: .now + timeout) {
             for farewell in farewells { await farewell.value }
             while !Task.isCancelled {
                 if await self.sendOneBatch() { continue }

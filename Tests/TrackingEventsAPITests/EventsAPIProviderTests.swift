@@ -284,6 +284,24 @@ struct EventsAPIProviderTests {
             wire.batches.last?.first?["anonymous_id"] as? String != wire.batches[0].first?["anonymous_id"] as? String)
     }
 
+    @Test("shutdown's deadline is real time, whatever the provider's clock says")
+    func shutdownDeadlineIsRealTime() async throws {
+        // The provider's clock runs a minute behind: a deadline taken from it would be long past.
+        clock.advance(.seconds(-60))
+        let provider = makeProvider()
+        let tracker = makeTracker(provider)
+        try tracker.setAnalyticsConsent(granted: true)
+        track(tracker, 3)
+        // The server takes a moment: a deadline already past would cancel the request.
+        wire.script({ _ in
+            try await Task.sleep(for: .milliseconds(200))
+            return HTTPResponse(status: 200, body: Array(#"{"accepted":4,"rejected":[],"clamped":[]}"#.utf8))
+        })
+        await provider.shutdown(within: .seconds(5))
+        #expect(wire.sentEventNames == ["analytics_opted_in", "item_viewed", "item_viewed", "item_viewed"])
+        #expect(provider.queuedCount == 0)
+    }
+
     @Test("events from an earlier epoch are never sent, even if they reach the provider late")
     func earlierEpochRefused() async throws {
         let provider = makeProvider()
