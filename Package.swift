@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The outside packages' products, each used by a few targets (docs/decisions.md says which).
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+let serviceLifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+
 // The targets form layers, listed from the top down: each depends only on targets listed below
 // it. README.md ("Layout") draws them; docs/decisions.md says why they are cut where they are.
 let package = Package(
@@ -40,26 +45,26 @@ let package = Package(
             name: "crashreport",
             dependencies: [
                 "CrashReportDelivery", "CrashSymbolication", "CrashReportSentry", "CrashReportFormat",
-                "CrashReporterSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CrashReporterSupport", argumentParser,
             ]
         ),
         .executableTarget(
             name: "crash-collector",
             dependencies: [
                 "CrashSymbolication", "CrashReportSentry", "CrashReportFormat", "CrashReporterSupport", "Tracking",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                argumentParser,
             ]
         ),
 
         // MARK: Integrations with the server-side ecosystem, each in a product of its own.
         .target(
             name: "CrashReporterLogging",
-            dependencies: ["CrashReporter", "Tracking", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CrashReporter", "Tracking", logging]
         ),
         .target(
             name: "CrashReporterLifecycle",
             dependencies: [
-                "CrashReporter", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "CrashReporter", serviceLifecycle,
             ]
         ),
 
@@ -122,7 +127,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "CrashReporter", "CCrashReporter", "CrashReportFormat", "CrashSymbolication", "Tracking",
-                "TrackingEventsAPI", "CrashReporterLogging", .product(name: "Logging", package: "swift-log"),
+                "TrackingEventsAPI", "CrashReporterLogging", logging,
             ],
             path: "Benchmarks/Sources"
         ),
@@ -164,14 +169,14 @@ let package = Package(
             name: "CrashReportToolTests",
             dependencies: [
                 "crashreport", "CrashReportFormat", "CrashReporter", "CrashReportDelivery", "TestSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                argumentParser,
             ]
         ),
         .testTarget(
             name: "CrashCollectorTests",
             dependencies: [
                 "crash-collector", "CrashReportFormat", "CrashReporterSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                argumentParser,
             ],
             exclude: ["Fixtures"]
         ),
@@ -188,15 +193,15 @@ let package = Package(
             name: "CrashReporterLoggingTests",
             dependencies: [
                 "CrashReporterLogging", "CrashReporter", "CCrashReporter", "Tracking", "TestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                logging,
             ]
         ),
         .testTarget(
             name: "CrashReporterLifecycleTests",
             dependencies: [
                 "CrashReporterLifecycle", "CrashReporter", "CrashReportFormat", "TestSupport",
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
+                serviceLifecycle,
+                logging,
             ]
         ),
     ]

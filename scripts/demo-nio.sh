@@ -11,6 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
+source scripts/demo-support.sh
 
 kind="${1:-force-unwrap}"
 example=Examples/NIOService
@@ -28,28 +29,17 @@ mkdir -p "$demo"
 export CRASH_REPORTER_DIR="$demo/state"
 export SWIFT_BACKTRACE=enable=no   # the demo shows our report; Swift's own backtracer would print too
 
-# Waits for a line matching $2 in the file $1 (10 s at most) and prints the URL in it.
-wait_for_url() {
-    for _ in $(seq 1 100); do
-        if grep -q "$2" "$1" 2>/dev/null; then grep -o 'http://[0-9.:]*' "$1" | head -1; return; fi
-        sleep 0.1
-    done
-    echo "Error: nothing listened; its log:" >&2
-    cat "$1" >&2
-    exit 1
-}
-
 echo "==> Starting the collector"
 "$bin/crash-collector" --port 0 --data "$demo/collector" > "$demo/collector.log" 2>&1 &
 collector=$!
 trap 'kill $collector 2>/dev/null || true' EXIT
-collector_url="$(wait_for_url "$demo/collector.log" "listening on")"
+collector_url="$(wait_for_url "$demo/collector.log")"
 echo "    $collector_url"
 
 echo "==> nio-service: one request, then GET /crash/$kind"
 "$service" 2> "$demo/service.log" &
 pid=$!
-url="$(wait_for_url "$demo/service.log" "listening on")"
+url="$(wait_for_url "$demo/service.log")"
 echo "    GET $url/ -> $(curl -s "$url/")"
 curl -s -m 10 "$url/crash/$kind" > /dev/null || true
 set +e
@@ -65,7 +55,7 @@ echo "    it left $report ($(stat -c %s "$report") bytes)"
 echo "==> nio-service relaunched: it serves, and delivers the report in the background"
 CRASH_REPORTER_URL="$collector_url/api/reports" "$service" 2> "$demo/service2.log" &
 pid=$!
-url="$(wait_for_url "$demo/service2.log" "listening on")"
+url="$(wait_for_url "$demo/service2.log")"
 echo "    GET $url/ -> $(curl -s "$url/")"
 for _ in $(seq 1 100); do
     [ -e "$CRASH_REPORTER_DIR/delivered/$id.crash" ] && break

@@ -17,6 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = nio ]; then shift; exec bash scripts/demo-nio.sh "$@"; fi
 source scripts/ensure-deps.sh
+source scripts/demo-support.sh
 
 kind="${1:-index-out-of-range}"
 echo "==> Building crash-test, crash-collector and crashreport (release)"
@@ -35,17 +36,7 @@ echo "==> Starting the collector"
 "$bin/crash-collector" --port "${DEMO_PORT:-0}" --data "$demo/collector" --events-write-key demo-key \
     > "$demo/collector.log" 2>&1 &
 collector=$!
-for _ in $(seq 1 100); do
-    grep -q "listening on" "$demo/collector.log" 2>/dev/null && break
-    sleep 0.1
-done
-url="$(grep -o 'http://[0-9.:]*' "$demo/collector.log" | head -1)"
-if [ -z "$url" ]; then
-    echo "Error: the collector did not start:" >&2
-    cat "$demo/collector.log" >&2
-    kill "$collector" 2>/dev/null || true
-    exit 1
-fi
+url="$(wait_for_url "$demo/collector.log")" || { kill "$collector" 2>/dev/null || true; exit 1; }
 echo "    $url (pid $collector)"
 
 echo "==> crash-test crash $kind"

@@ -24,8 +24,7 @@ package enum Diagnostics {
     private static let kept = 32
     private static let route = Lock(Route())
 
-    package static func report(_ message: @autoclosure () -> String, level: Level = .warning) {
-        let text = message()
+    package static func report(_ text: String, level: Level = .warning) {
         let handler = route.withLock { route -> Handler? in
             if let handler = route.handler { return handler }
             route.early.append((level, text))

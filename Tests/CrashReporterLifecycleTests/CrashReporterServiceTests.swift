@@ -13,12 +13,9 @@ import Testing
 struct CrashReporterServiceTests {
     /// Writes `count` valid pending reports into a state directory; their ids.
     static func plant(_ count: Int, in state: String) throws -> [String] {
-        let pending = state + "/pending"
-        try FileManager.default.createDirectory(atPath: pending, withIntermediateDirectories: true)
-        return try (0..<count).map { _ in
+        try (0..<count).map { _ in
             let id = UUID().uuidString.lowercased()
-            let report = ReportFixture.valid(setting: "/report_id", to: id)
-            try ReportFixture.gzip(report).write(to: URL(fileURLWithPath: pending + "/\(id).crash"))
+            try ReportFixture.plantPending(id: id, in: state)
             return id
         }
     }

@@ -12,11 +12,8 @@ struct DiagnosticsLoggingTests {
     @Test("an unwritable state directory, a handler already installed and a report not delivered are logged")
     func diagnosticsAreLogged() async throws {
         let state = TempDirectory()
-        let pending = state.path + "/pending"
-        try FileManager.default.createDirectory(atPath: pending, withIntermediateDirectories: true)
         let id = "0f1e2d3c-4b5a-4968-8776-655443322110"
-        try ReportFixture.gzip(ReportFixture.valid(setting: "/report_id", to: id))
-            .write(to: URL(fileURLWithPath: pending + "/\(id).crash"))
+        try ReportFixture.plantPending(id: id, in: state.path)
         let url = "http://127.0.0.1:\(closedPort())/api/reports"
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             [path = state.path as String, url = url as String] in

@@ -103,3 +103,39 @@ struct ChildProcess {
         try await start(arguments, environment: environment, timeout: timeout).wait()
     }
 }
+
+extension ChildProcess {
+    /// Runs a `swift build` or `swift package` command of the tests, one at a time in this process:
+    /// SwiftPM processes share the user's caches (manifests, repositories) and can fail on each
+    /// other's locks, and two builds at once only share the same cores.
+    static func runSwiftPM(
+        _ arguments: [String], environment: [String: String], timeout: Double
+    ) async throws -> Result {
+        await SwiftPMTurn.shared.acquire()
+        defer { Task { await SwiftPMTurn.shared.release() } }
+        return try await run(["/usr/bin/env", "swift"] + arguments, environment: environment, timeout: timeout)
+    }
+}
+
+/// Whose turn it is to run SwiftPM.
+private actor SwiftPMTurn {
+    static let shared = SwiftPMTurn()
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func acquire() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            busy = false
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}

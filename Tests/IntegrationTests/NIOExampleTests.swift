@@ -15,11 +15,11 @@ struct NIOExampleTests {
         if let built = await Built.shared.url { return built }
         try Binaries.inheritMirrors(into: package)
         let environment = ProcessInfo.processInfo.environment
-        let build = try await ChildProcess.run(
-            ["/usr/bin/env", "swift", "build", "--package-path", package.path], environment: environment, timeout: 1200)
+        let build = try await ChildProcess.runSwiftPM(
+            ["build", "--package-path", package.path], environment: environment, timeout: 1200)
         try #require(build.exitCode == 0, "swift build failed:\n\(build.stdout.suffix(3000))\n\(build.stderr)")
-        let bin = try await ChildProcess.run(
-            ["/usr/bin/env", "swift", "build", "--package-path", package.path, "--show-bin-path"],
+        let bin = try await ChildProcess.runSwiftPM(
+            ["build", "--package-path", package.path, "--show-bin-path"],
             environment: environment, timeout: 120)
         let url = URL(fileURLWithPath: bin.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
             .appendingPathComponent("nio-service")

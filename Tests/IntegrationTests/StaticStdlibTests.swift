@@ -13,9 +13,9 @@ struct StaticStdlibTests {
     /// Builds the release `crash-test` with the Swift runtime linked statically (incremental
     /// after the first time) and returns the executable.
     static func build() async throws -> URL {
-        let result = try await ChildProcess.run(
+        let result = try await ChildProcess.runSwiftPM(
             [
-                "/usr/bin/env", "swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "crash-test",
+                "build", "-c", "release", "--static-swift-stdlib", "--product", "crash-test",
                 "--package-path", Binaries.packageRoot.path, "--scratch-path", scratchPath.path,
             ],
             environment: ProcessInfo.processInfo.environment, timeout: 1800)

@@ -100,6 +100,14 @@ public enum ReportFixture {
     public static func gzip(_ object: Any) throws -> Data {
         Data(try Gzip.compress(try json(object)))
     }
+
+    /// Writes a valid report with `id` as `<stateDirectory>/pending/<id>.crash`, as a crash of
+    /// the service would have left it, making the folders.
+    public static func plantPending(id: String, in stateDirectory: String) throws {
+        let pending = stateDirectory + "/pending"
+        try FileManager.default.createDirectory(atPath: pending, withIntermediateDirectories: true)
+        try gzip(valid(setting: "/report_id", to: id)).write(to: URL(fileURLWithPath: pending + "/\(id).crash"))
+    }
 }
 
 extension JSONSchemaValidator {
