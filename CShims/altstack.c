@@ -8,7 +8,10 @@
 // pool); it starts the thread on a trampoline that maps the stack and then runs the real
 // start routine. The stack is unmapped by a thread-specific-data destructor at thread
 // exit. Until install turns this file on (scr_altstack_enable) the wrapper passes straight
-// through. A thread created before install can call scr_thread_prepare() itself.
+// through. Threads that were running before install get theirs from threads.c, which sends
+// each one the capture signal with a stack to adopt (their stack is not unmapped when they
+// exit: nothing runs at their exit that could). A thread started in an unusual way (clone,
+// a runtime's own thread pool outside pthread_create) can call scr_thread_prepare() itself.
 //
 // Forwarding. The wrapper hands every call to the definition the dynamic linker would have
 // bound without it. A sanitizer runtime (ThreadSanitizer, AddressSanitizer) is linked into
@@ -59,19 +62,37 @@ static void release_stack(void *mapping) {
 // Not async-signal-safe (pthread_key_create); runs once, through pthread_once.
 static void make_key(void) { pthread_key_create(&g_stack_key, release_stack); }
 
+// Not async-signal-safe (mmap, mprotect).
+void *scr_altstack_map(void) {
+    size_t page = (size_t)getpagesize();
+    char *mapping = mmap(NULL, scr_altstack_size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapping == MAP_FAILED) return NULL;
+    mprotect(mapping, page, PROT_NONE); // a guard page below the stack
+    return mapping;
+}
+
+// Not async-signal-safe (munmap).
+void scr_altstack_unmap(void *mapping) { munmap(mapping, scr_altstack_size()); }
+
+// Async-signal-safe: sigaltstack(2) only (a system call, though POSIX does not list it).
+bool scr_altstack_adopt(void *mapping) {
+    stack_t current;
+    if (sigaltstack(NULL, &current) != 0) return false;
+    if (!(current.ss_flags & SS_DISABLE) && current.ss_size >= SCR_ALTSTACK_SIZE) return false;
+    stack_t stack = {.ss_sp = (char *)mapping + getpagesize(), .ss_size = SCR_ALTSTACK_SIZE, .ss_flags = 0};
+    return sigaltstack(&stack, NULL) == 0;
+}
+
 // Not async-signal-safe (mmap, pthread_setspecific).
 int scr_thread_prepare(void) {
     pthread_once(&g_key_once, make_key);
     stack_t current;
     if (sigaltstack(NULL, &current) != 0) return -1;
     if (!(current.ss_flags & SS_DISABLE) && current.ss_size >= SCR_ALTSTACK_SIZE) return 0;
-    size_t page = (size_t)getpagesize();
-    char *mapping = mmap(NULL, scr_altstack_size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mapping == MAP_FAILED) return -1;
-    mprotect(mapping, page, PROT_NONE); // a guard page below the stack
-    stack_t stack = {.ss_sp = mapping + page, .ss_size = SCR_ALTSTACK_SIZE, .ss_flags = 0};
-    if (sigaltstack(&stack, NULL) != 0) {
-        munmap(mapping, scr_altstack_size());
+    void *mapping = scr_altstack_map();
+    if (mapping == NULL) return -1;
+    if (!scr_altstack_adopt(mapping)) {
+        scr_altstack_unmap(mapping);
         return -1;
     }
     pthread_setspecific(g_stack_key, mapping);

@@ -42,3 +42,14 @@ uint64_t scr_chained_signal_mask(void) {
     }
     return mask;
 }
+
+// Not async-signal-safe by intent (the monitor asks at install), though it only reads. Whether
+// `action` is the handler that a crash signal had before ours: a backtracer's or another crash
+// reporter's (the Swift runtime's backtracer handles SIGQUIT with its crash handler too).
+bool scr_chain_is_crash_handler(const struct sigaction *action) {
+    if (!(action->sa_flags & SA_SIGINFO)) return false;
+    for (size_t i = 0; i < SCR_SIGNAL_COUNT; i++) {
+        if ((g_previous[i].sa_flags & SA_SIGINFO) && g_previous[i].sa_sigaction == action->sa_sigaction) return true;
+    }
+    return false;
+}

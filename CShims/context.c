@@ -1,5 +1,6 @@
-// Registers of the crashing thread, read from the signal's ucontext. Async-signal-safe:
-// only reads the context the kernel put on the signal stack.
+// Registers of an interrupted thread, read from the signal's ucontext: written straight into the
+// report for the crashing thread, saved into a thread slot (threads.c) for the others.
+// Async-signal-safe: only reads the context the kernel put on the signal stack.
 #include "internal.h"
 
 #include <ucontext.h>
@@ -15,15 +16,18 @@ static const struct {
     {"r15", REG_R15}, {"rip", REG_RIP}, {"eflags", REG_EFL},
 };
 
+#define SCR_REGISTER_NAMES (sizeof k_registers / sizeof k_registers[0])
+
 // Async-signal-safe.
-void scr_registers_write_json(scr_writer *w, const void *ucontext) {
+void scr_registers_save(const void *ucontext, scr_registers *out) {
     const ucontext_t *uc = ucontext;
-    scr_json_object_begin(w);
-    for (size_t i = 0; i < sizeof k_registers / sizeof k_registers[0]; i++) {
-        scr_json_key(w, k_registers[i].name);
-        scr_json_hex(w, (uint64_t)uc->uc_mcontext.gregs[k_registers[i].index]);
-    }
-    scr_json_object_end(w);
+    for (size_t i = 0; i < SCR_REGISTER_NAMES; i++) out->values[i] = (uint64_t)uc->uc_mcontext.gregs[k_registers[i].index];
+}
+
+// Async-signal-safe.
+static const char *register_name(size_t i, char scratch[4]) {
+    (void)scratch;
+    return k_registers[i].name;
 }
 
 // Async-signal-safe.
@@ -37,28 +41,27 @@ uintptr_t scr_context_sp(const void *ucontext) {
 }
 
 #elif defined(__aarch64__)
+#define SCR_REGISTER_NAMES 34
+
 // Async-signal-safe.
-void scr_registers_write_json(scr_writer *w, const void *ucontext) {
+void scr_registers_save(const void *ucontext, scr_registers *out) {
     const ucontext_t *uc = ucontext;
-    scr_json_object_begin(w);
-    for (int i = 0; i < 31; i++) {
-        char name[4] = {'x', 0, 0, 0};
-        if (i < 10) {
-            name[1] = (char)('0' + i);
-        } else {
-            name[1] = (char)('0' + i / 10);
-            name[2] = (char)('0' + i % 10);
-        }
-        scr_json_key(w, name);
-        scr_json_hex(w, uc->uc_mcontext.regs[i]);
-    }
-    scr_json_key(w, "sp");
-    scr_json_hex(w, uc->uc_mcontext.sp);
-    scr_json_key(w, "pc");
-    scr_json_hex(w, uc->uc_mcontext.pc);
-    scr_json_key(w, "pstate");
-    scr_json_hex(w, uc->uc_mcontext.pstate);
-    scr_json_object_end(w);
+    for (int i = 0; i < 31; i++) out->values[i] = uc->uc_mcontext.regs[i];
+    out->values[31] = uc->uc_mcontext.sp;
+    out->values[32] = uc->uc_mcontext.pc;
+    out->values[33] = uc->uc_mcontext.pstate;
+}
+
+// Async-signal-safe. x0..x30, then sp, pc, pstate.
+static const char *register_name(size_t i, char scratch[4]) {
+    if (i == 31) return "sp";
+    if (i == 32) return "pc";
+    if (i == 33) return "pstate";
+    scratch[0] = 'x';
+    scratch[1] = (char)(i < 10 ? '0' + i : '0' + i / 10);
+    scratch[2] = (char)(i < 10 ? 0 : '0' + i % 10);
+    scratch[3] = 0;
+    return scratch;
 }
 
 // Async-signal-safe.
@@ -69,3 +72,21 @@ uintptr_t scr_context_sp(const void *ucontext) { return (uintptr_t)((const ucont
 #else
 #error "unsupported architecture"
 #endif
+
+// Async-signal-safe: writer calls only.
+void scr_registers_write_saved(scr_writer *w, const scr_registers *registers) {
+    char scratch[4];
+    scr_json_object_begin(w);
+    for (size_t i = 0; i < SCR_REGISTER_NAMES; i++) {
+        scr_json_key(w, register_name(i, scratch));
+        scr_json_hex(w, registers->values[i]);
+    }
+    scr_json_object_end(w);
+}
+
+// Async-signal-safe.
+void scr_registers_write_json(scr_writer *w, const void *ucontext) {
+    scr_registers registers;
+    scr_registers_save(ucontext, &registers);
+    scr_registers_write_saved(w, &registers);
+}

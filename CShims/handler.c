@@ -4,6 +4,11 @@
 // SA_SIGINFO, SA_ONSTACK and SA_NODEFER (it says why). The handler claims the report, arms
 // a watchdog, writes the report (report.c), and hands the signal on.
 //
+// Faults that are not crashes. A thread that faults while it unwinds itself for a capture
+// (threads.c) jumps back into its capture handler; a thread that faults in guarded code while
+// writing a report (a snapshot on the monitor thread, or the crash's own report) jumps back
+// into the guard. Both are asked before anything else.
+//
 // First crash wins. The first thread claims the handler with a compare-and-swap of its
 // thread id. Another thread that faults meanwhile sleeps (nanosleep) until the first one
 // has ended the process, and dies of its own signal if that takes too long. A fault in the
@@ -69,13 +74,11 @@ static void sleep_ms(long ms) {
 void scr_handle_signal(int sig, siginfo_t *info, void *ucontext) {
     int saved_errno = errno;
     pid_t tid = scr_gettid();
+    scr_threads_escape_if_unwinding(tid);
+    if (scr_guard_active(tid)) scr_guard_escape();
     pid_t expected = 0;
     if (!atomic_compare_exchange_strong(&g_handler.owner, &expected, tid)) {
-        if (expected == tid) {
-            // A fault inside our own handler.
-            if (scr_guard_active()) scr_guard_escape();
-            die_with(atomic_load(&g_handler.signal));
-        }
+        if (expected == tid) die_with(atomic_load(&g_handler.signal)); // a fault inside our own handler
         // Another thread is writing the report; it will end the process.
         for (long waited = 0; waited < SCR_WAIT_FOR_OWNER_MS; waited += 10) sleep_ms(10);
         die_with(sig);
@@ -88,7 +91,11 @@ void scr_handle_signal(int sig, siginfo_t *info, void *ucontext) {
     sigaction(SIGALRM, &watchdog, &g_handler.previous_alarm);
     alarm(SCR_WATCHDOG_SECONDS);
 
-    if (scr_capture_enabled()) (void)scr_report_write(sig, info, ucontext);
+    if (scr_capture_enabled()) {
+        scr_report_request request = {.kind = "crash", .sig = sig, .info = info, .ucontext = ucontext};
+        (void)scr_report_write(&request);
+        scr_threads_release(); // the other threads waited in their capture handler until now
+    }
 
     alarm(0);
     sigaction(SIGALRM, &g_handler.previous_alarm, NULL);

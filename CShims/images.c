@@ -1,7 +1,14 @@
 // The list of loaded ELF images, taken at install with dl_iterate_phdr (which is not
 // async-signal-safe, so the handler never calls it) into memory reserved then: name,
 // path (home directory shortened to `~`), load bias, extent and GNU build id. The handler
-// only reads this table: to name the image of each frame and to write the `images` array.
+// reads this table to name the image of each frame and to write the `images` array.
+//
+// Images loaded later (dlopen) are added when a report is written, from the dynamic linker's
+// own list (`_r_debug.r_map`), read without its lock: the list is only trusted while
+// `r_state` says RT_CONSISTENT before and after the walk (else the additions are dropped),
+// and the walk runs under the fault guard, so a torn or unmapped entry costs the additions,
+// never the report. A shared object's ELF header sits at its load bias (its first PT_LOAD
+// maps file offset 0 at address 0), which gives its program headers.
 #include "internal.h"
 
 #include <elf.h>
@@ -35,7 +42,7 @@ static struct {
     size_t home_len;
 } g_images;
 
-// Not async-signal-safe (runs under dl_iterate_phdr at install).
+// Async-signal-safe: pure computation over an image's mapped notes.
 static void read_build_id(const struct dl_phdr_info *info, scr_image *image) {
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -60,7 +67,7 @@ static void read_build_id(const struct dl_phdr_info *info, scr_image *image) {
     }
 }
 
-// Not async-signal-safe. Copies `path` into the pool, replacing a leading home directory
+// Async-signal-safe: pure computation. Copies `path` into the pool, replacing a leading home directory
 // by `~`. Returns false when the pool is full.
 static bool set_path(scr_image *image, const char *path) {
     char buffer[SCR_PATH_MAX];
@@ -79,7 +86,9 @@ static bool set_path(scr_image *image, const char *path) {
     return true;
 }
 
-// Not async-signal-safe (dl_iterate_phdr callback).
+// A dl_iterate_phdr callback at install; also called by scr_images_refresh, where it is
+// async-signal-safe: pure computation, except readlink for the executable, which is first in
+// the table from install on and so never added there.
 static int add_image(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
     (void)data;
@@ -134,6 +143,42 @@ int scr_images_capture(const char *home_dir) {
     g_images.pool_used = 0;
     dl_iterate_phdr(add_image, NULL);
     return 0;
+}
+
+// Async-signal-safe: reads the table only.
+static bool known(uintptr_t base) {
+    for (int i = 0; i < g_images.count; i++) {
+        if (g_images.images[i].base == base) return true;
+    }
+    return false;
+}
+
+// Async-signal-safe: reads the dynamic linker's list and the mapped ELF headers, and fills
+// table entries through add_image (pure computation on an image's headers; readlink only for
+// the executable, which is always known already). Runs under scr_guarded (report.c).
+void scr_images_refresh(void) {
+    const struct r_debug *debug = &_r_debug;
+    if (g_images.images == NULL || debug->r_version < 1 || debug->r_state != RT_CONSISTENT) return;
+    int count_before = g_images.count;
+    size_t pool_before = g_images.pool_used;
+    int walked = 0;
+    for (const struct link_map *map = debug->r_map; map != NULL && walked < 4 * SCR_MAX_IMAGES; map = map->l_next) {
+        walked++;
+        if (map->l_addr == 0 || known(map->l_addr) || map->l_name == NULL || map->l_name[0] == '\0') continue;
+        const ElfW(Ehdr) *header = (const ElfW(Ehdr) *)map->l_addr;
+        if (memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 || header->e_phentsize != sizeof(ElfW(Phdr))) continue;
+        struct dl_phdr_info info = {
+            .dlpi_addr = map->l_addr,
+            .dlpi_name = map->l_name,
+            .dlpi_phdr = (const ElfW(Phdr) *)(map->l_addr + header->e_phoff),
+            .dlpi_phnum = header->e_phnum,
+        };
+        if (add_image(&info, sizeof info, NULL) != 0) break;
+    }
+    if (debug->r_state != RT_CONSISTENT) {
+        g_images.count = count_before; // the list changed under the walk
+        g_images.pool_used = pool_before;
+    }
 }
 
 // Async-signal-safe: reads the table only.

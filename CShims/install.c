@@ -1,6 +1,7 @@
 // Installing the reporter: scr_install() prepares everything the handler touches, in memory
 // reserved now, and then installs the handler (handler.c) for SIGSEGV, SIGBUS, SIGABRT,
-// SIGILL, SIGTRAP and SIGFPE, keeping the actions that were there (chain.c). What each
+// SIGILL, SIGTRAP and SIGFPE, keeping the actions that were there (chain.c); then the
+// capture signal (threads.c) and the monitor thread (monitor.c). What each
 // preparation is for: docs/signal-safety.md, "What start() prepares".
 //
 // Flags. SA_SIGINFO for the siginfo (code, fault address) and the ucontext (registers, the
@@ -28,6 +29,8 @@ int scr_install(const scr_config *config) {
     if (scr_images_capture(config->home_dir) != 0) return SCR_ERR_NO_MEMORY;
     scr_unwinder_prepare();
     if (scr_thread_prepare() != 0) return SCR_ERR_NO_MEMORY;
+    r = scr_threads_prepare(config);
+    if (r != SCR_OK) return r;
 
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -35,13 +38,16 @@ int scr_install(const scr_config *config) {
     action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&action.sa_mask);
     if (scr_chain_install(&action) != 0) return SCR_ERR_SIGACTION;
-    scr_altstack_enable(); // threads started from now on get an alternate stack
+    scr_altstack_enable();          // threads started from now on get an alternate stack
+    scr_threads_prepare_existing(); // and the ones running already get theirs now
     atomic_store_explicit(&g_installed, 1, memory_order_release);
+    // Last: the crash handlers stand even when the monitor cannot start (no snapshots then).
+    (void)scr_monitor_start(config);
     return SCR_OK;
 }
 
 // Async-signal-safe.
 size_t scr_reserved_bytes(void) {
     return scr_ring_reserved_bytes() + scr_gzip_reserved_bytes() + scr_images_reserved_bytes() +
-           scr_report_reserved_bytes() + scr_altstack_size();
+           scr_report_reserved_bytes() + scr_threads_reserved_bytes() + scr_altstack_size();
 }

@@ -7,6 +7,7 @@
 #error "CCrashReporter needs _GNU_SOURCE (Package.swift sets it in cSettings)"
 #endif
 
+#include <setjmp.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -65,6 +66,9 @@ SCR_HIDDEN size_t scr_ring_reserved_bytes(void);
 
 // ---- images (images.c) ------------------------------------------------------------------
 SCR_HIDDEN int scr_images_capture(const char *home_dir);
+// Adds the images loaded since install (dlopen), read from the dynamic linker's list without
+// its lock. Only the thread that writes a report calls it; runs guarded.
+SCR_HIDDEN void scr_images_refresh(void);
 SCR_HIDDEN int scr_images_find(uintptr_t address);
 SCR_HIDDEN void scr_images_write_json(scr_writer *w);
 SCR_HIDDEN size_t scr_images_reserved_bytes(void);
@@ -77,21 +81,36 @@ typedef struct scr_frame {
 } scr_frame;
 
 // What one unwind found. `count` grows as frames are found, so that the frames gathered
-// before a fault inside the unwinder are still there when the guard jumps back.
+// before a fault inside the unwinder are still there when the guard jumps back. With `outer`
+// > 0 the last `outer` slots of `frames` are a ring of the outermost frames seen so far, and
+// scr_unwind_finish puts them in order and counts the ones between that were left out.
 typedef struct scr_unwind_result {
     scr_frame *frames;
     int max;
+    int outer;         // slots at the end kept for the outermost frames (0: stop at `max`)
     int count;
-    bool truncated;    // more than `max` frames
+    uint64_t ring_seen; // frames that went through the ring
+    bool truncated;    // more frames than the report keeps
+    int omitted;       // frames left out between frames[omitted_at - 1] and frames[omitted_at]
+    int omitted_at;
     const char *error; // NULL, or why unwinding stopped early ("init_failed", "step_failed")
 } scr_unwind_result;
 
 // Warms the unwinder up at install (see unwinder.c).
 SCR_HIDDEN void scr_unwinder_prepare(void);
+// Prepares `result` for an unwind into `frames` (`max` slots, `outer` of them for the ring).
+SCR_HIDDEN void scr_unwind_reset(scr_unwind_result *result, scr_frame *frames, int max, int outer);
 // Fills `result` from the signal context: frame 0 is the interrupted instruction itself.
 SCR_HIDDEN void scr_unwind(const void *ucontext, scr_unwind_result *result);
+// Puts the ring of outermost frames in order; call after scr_unwind, even when it faulted.
+SCR_HIDDEN void scr_unwind_finish(scr_unwind_result *result);
 
 // ---- registers and signal names (context.c, signals.c) ---------------------------------
+typedef struct scr_registers {
+    uint64_t values[34]; // x86_64 uses the first 18
+} scr_registers;
+SCR_HIDDEN void scr_registers_save(const void *ucontext, scr_registers *out);
+SCR_HIDDEN void scr_registers_write_saved(scr_writer *w, const scr_registers *registers);
 SCR_HIDDEN void scr_registers_write_json(scr_writer *w, const void *ucontext);
 SCR_HIDDEN uintptr_t scr_context_ip(const void *ucontext);
 SCR_HIDDEN uintptr_t scr_context_sp(const void *ucontext);
@@ -109,12 +128,93 @@ SCR_HIDDEN int scr_gzip_finish(scr_writer *w);
 SCR_HIDDEN size_t scr_altstack_size(void);
 // From now on, threads started with pthread_create get an alternate stack. Install calls it.
 SCR_HIDDEN void scr_altstack_enable(void);
+// A new alternate stack's mapping (guard page included), NULL when mmap fails.
+SCR_HIDDEN void *scr_altstack_map(void);
+SCR_HIDDEN void scr_altstack_unmap(void *mapping);
+// Makes `mapping` the calling thread's alternate stack unless it has one already: true when
+// it did. Async-signal-safe (sigaltstack); a thread answering the capture signal calls it.
+SCR_HIDDEN bool scr_altstack_adopt(void *mapping);
 
-// ---- the report (report.c) --------------------------------------------------------------
+// ---- the threads of the process (tasks.c) ----------------------------------------------------
+// Calls `visit(tid, arg)` for every thread in /proc/self/task, read with getdents64 into a
+// buffer on the stack. Returns the number of threads, or -1 when the directory cannot be read.
+SCR_HIDDEN int scr_tasks_each(void (*visit)(pid_t tid, void *arg), void *arg);
+// What /proc/self/task/<tid>/status says of a thread: its name, its state letter and whether
+// its mask blocks `sig`. Returns false when it cannot be read (the thread is gone).
+SCR_HIDDEN bool scr_task_status(pid_t tid, int sig, char name[16], char *state, bool *blocked);
+
+// ---- capturing the other threads (threads.c) ---------------------------------------------------
+enum { SCR_SLOT_IDLE, SCR_SLOT_REQUESTED, SCR_SLOT_CAPTURING, SCR_SLOT_DONE, SCR_SLOT_ABANDONED };
+
+// One thread of a capture. The thread fills it itself, in its handler of the capture signal.
+typedef struct scr_thread_slot {
+    _Atomic pid_t tid;
+    _Atomic int state;
+    _Atomic int in_unwind; // a fault now jumps back to `jump`
+    char name[16];
+    bool has_registers;
+    scr_registers registers;
+    scr_unwind_result unwind;
+    const char *error; // the unwinder's, or "fault", "no_answer", "signal_blocked", "stopped"
+    void *stack;       // when preparing: the alternate stack offered to the thread
+    bool stack_used;
+    sigjmp_buf jump;
+} scr_thread_slot;
+
+// Reserves the slots and installs the capture signal's handler. Not async-signal-safe.
+SCR_HIDDEN int scr_threads_prepare(const scr_config *config);
+SCR_HIDDEN size_t scr_threads_reserved_bytes(void);
+// Gives every thread that was running before install an alternate stack. Not async-signal-safe.
+SCR_HIDDEN void scr_threads_prepare_existing(void);
+// Captures every other thread (but `skip`, when not 0); with `hold` they wait in their handler
+// until scr_threads_release. Returns the number of slots filled. Async-signal-safe.
+SCR_HIDDEN int scr_threads_capture(pid_t skip, bool hold);
+SCR_HIDDEN void scr_threads_release(void);
+SCR_HIDDEN int scr_threads_count(void);
+SCR_HIDDEN const scr_thread_slot *scr_threads_slot(int index);
+SCR_HIDDEN uint32_t scr_threads_total(void);
+SCR_HIDDEN uint32_t scr_threads_omitted(void);
+SCR_HIDDEN uint32_t scr_threads_max_frames(void);
+// A thread that faults while unwinding itself for a capture jumps back into its handler;
+// the crash handler asks first. Returns only when `tid` is not unwinding.
+SCR_HIDDEN void scr_threads_escape_if_unwinding(pid_t tid);
+
+// ---- heartbeats and the monitor thread (heartbeat.c, monitor.c) -----------------------------
+typedef struct scr_late_heartbeat {
+    char name[64];
+    pid_t tid;
+    uint64_t late_ms;
+} scr_late_heartbeat;
+// Whether any heartbeat is registered.
+SCR_HIDDEN bool scr_heartbeats_active(void);
+// Finds a heartbeat that has not ticked for `timeout_ms` and was not reported for this stall;
+// marks it reported. Called by the monitor thread only.
+SCR_HIDDEN bool scr_heartbeats_find_late(uint64_t now_ms, uint64_t timeout_ms, scr_late_heartbeat *late);
+SCR_HIDDEN int scr_monitor_start(const scr_config *config);
+
+// ---- the report (report.c, report_threads.c) --------------------------------------------
+// What a report is about: a crash (its signal and context), or a snapshot of a live process
+// (its reason, and for a hang the late heartbeat).
+typedef struct scr_report_request {
+    const char *kind; // "crash", "snapshot" or "hang"
+    int sig;
+    siginfo_t *info;
+    void *ucontext;
+    const char *reason;
+    const scr_late_heartbeat *heartbeat;
+    char id[37]; // out: the report id
+} scr_report_request;
+
 SCR_HIDDEN int scr_report_prepare(const scr_config *config);
 SCR_HIDDEN size_t scr_report_reserved_bytes(void);
-// Writes the whole report for this crash and renames it into place. Returns 0 on success.
-SCR_HIDDEN int scr_report_write(int sig, siginfo_t *info, void *ucontext);
+// Writes the whole report and renames it into place. Returns 0 on success, -1 when it could
+// not be written, -2 when another report was being written for longer than the wait allows.
+SCR_HIDDEN int scr_report_write(scr_report_request *request);
+// The `threads` array: the crashing thread (`crashed`, with its unwind) first when there is
+// one, then the captured slots by id.
+SCR_HIDDEN void scr_report_write_threads(scr_writer *w, pid_t crashed_tid, const scr_registers *crashed_registers,
+                                         const scr_unwind_result *crashed_unwind, pid_t main_tid);
+SCR_HIDDEN void scr_report_write_frames(scr_writer *w, const scr_unwind_result *unwind);
 
 // ---- whether capture is on (capture.c) ---------------------------------------------------
 // The one flag behind scr_set_capture_enabled.
@@ -124,14 +224,15 @@ SCR_HIDDEN bool scr_capture_enabled(void);
 // Runs `fn(arg)`; if it faults (SIGSEGV/SIGBUS while reading memory it should not),
 // returns false instead of dying, so that the report goes on with what it has.
 SCR_HIDDEN bool scr_guarded(void (*fn)(void *), void *arg);
-// Whether a guarded call is running (only the thread that owns the report asks).
-SCR_HIDDEN bool scr_guard_active(void);
+// Whether `tid` is inside a guarded call.
+SCR_HIDDEN bool scr_guard_active(pid_t tid);
 // Jumps back into the running scr_guarded, which returns false. From the handler only.
 SCR_HIDDEN __attribute__((noreturn)) void scr_guard_escape(void);
 
 // ---- the handled signals and the actions before ours (chain.c) --------------------------
 SCR_HIDDEN int scr_chain_install(const struct sigaction *action);
 SCR_HIDDEN void scr_chain_restore(void);
+SCR_HIDDEN bool scr_chain_is_crash_handler(const struct sigaction *action);
 
 // ---- the signal handler (handler.c) -----------------------------------------------------
 SCR_HIDDEN void scr_handle_signal(int sig, siginfo_t *info, void *ucontext);

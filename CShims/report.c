@@ -1,7 +1,12 @@
 // The report: its static parts are prepared at install (app and OS strings, the pending
 // directory, the process start time, the Swift runtime's fatal-error message slot); the
 // handler adds the crash's own parts and streams everything through the gzip sink into
-// `pending/<id>.crash.tmp`, then renames it to `.crash`.
+// `pending/<id>.crash.tmp`, then renames it to `.crash`. A snapshot of the live process (the
+// monitor thread, monitor.c) is written the same way, with its reason instead of a crash.
+//
+// One report at a time. The writer claims `busy` first. A crash that finds a snapshot being
+// written waits for it (bounded: a snapshot takes milliseconds); a snapshot that finds
+// anything being written is dropped, since the process is then busy dying or coalesced.
 #include "internal.h"
 
 #include <fcntl.h>
@@ -10,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 // The Swift runtime's slot for the fatal-error message it is about to crash with. Referenced
@@ -35,8 +41,13 @@ static struct {
     char message[SCR_MESSAGE_BYTES + 1];
     size_t message_len;
     scr_frame frames[SCR_MAX_FRAMES];
+    scr_unwind_result unwind;
+    scr_registers registers;
+    _Atomic int busy;
     _Atomic int inject_fault;
 } g_report;
+
+#define SCR_CRASH_WAITS_FOR_SNAPSHOT_MS 2000
 
 // Async-signal-safe.
 void scr_debug_inject_fault(int where) { atomic_store(&g_report.inject_fault, where); }
@@ -250,9 +261,8 @@ static void write_signal(scr_writer *w, int sig, const siginfo_t *info) {
     scr_json_object_end(w);
 }
 
-// Async-signal-safe: prctl(PR_GET_NAME) and writer calls.
-static void write_thread(scr_writer *w) {
-    pid_t tid = scr_gettid();
+// Async-signal-safe: prctl(PR_GET_NAME) and writer calls. The crashing thread.
+static void write_thread(scr_writer *w, pid_t tid) {
     char name[17] = {0};
     prctl(PR_GET_NAME, name, 0, 0, 0);
     scr_json_key(w, "thread");
@@ -265,45 +275,28 @@ static void write_thread(scr_writer *w) {
     scr_json_object_end(w);
 }
 
-// Async-signal-safe: the unwinder under the guard, then writer calls.
-static void write_frames(scr_writer *w, const void *ucontext) {
-    unwind_job job = {.ucontext = ucontext, .result = {.frames = g_report.frames, .max = SCR_MAX_FRAMES}};
-    scr_unwind_result *unwound = &job.result;
+// Async-signal-safe: the unwinder under the guard. The crashing thread's stack, into g_report:
+// the innermost frames and, past SCR_MAX_FRAMES, the outermost quarter (a deep recursion then
+// still shows where it started).
+static void unwind_crashed_thread(const void *ucontext) {
+    unwind_job job = {.ucontext = ucontext};
+    scr_unwind_reset(&job.result, g_report.frames, SCR_MAX_FRAMES, SCR_MAX_FRAMES / 4);
     if (!scr_guarded(run_unwind, &job)) {
-        unwound->error = "fault"; // the frames gathered before the fault are kept
+        job.result.error = "fault"; // the frames gathered before the fault are kept
     }
-    if (unwound->count == 0) {
+    scr_unwind_finish(&job.result);
+    if (job.result.count == 0) {
         // The unwinder faulted or never reached the signal frame: frame 0 still comes from the context.
         g_report.frames[0].ip = scr_context_ip(ucontext);
         g_report.frames[0].sp = scr_context_sp(ucontext);
-        unwound->count = 1;
+        job.result.count = 1;
+        job.result.omitted_at = 1;
     }
-    scr_json_key(w, "frames");
-    scr_json_array_begin(w);
-    for (int i = 0; i < unwound->count; i++) {
-        scr_json_object_begin(w);
-        scr_json_key(w, "ip");
-        scr_json_hex(w, g_report.frames[i].ip);
-        scr_json_key(w, "sp");
-        scr_json_hex(w, g_report.frames[i].sp);
-        write_field(w, "trust", i == 0 ? "context" : "cfi", 7);
-        scr_json_key(w, "image");
-        scr_json_i64(w, scr_images_find(g_report.frames[i].ip));
-        scr_json_object_end(w);
-    }
-    scr_json_array_end(w);
-    scr_json_key(w, "frames_truncated");
-    scr_json_bool(w, unwound->truncated);
-    scr_json_key(w, "unwind_error");
-    if (unwound->error != NULL) {
-        scr_json_cstring(w, unwound->error, 31);
-    } else {
-        scr_json_null(w);
-    }
+    g_report.unwind = job.result;
 }
 
-// Async-signal-safe: the `crash` object.
-static void write_crash(scr_writer *w, int sig, const siginfo_t *info, const void *ucontext) {
+// Async-signal-safe: the `crash` object (its stack unwound before, by unwind_crashed_thread).
+static void write_crash(scr_writer *w, int sig, const siginfo_t *info) {
     scr_json_key(w, "crash");
     scr_json_object_begin(w);
     write_signal(w, sig, info);
@@ -313,35 +306,84 @@ static void write_crash(scr_writer *w, int sig, const siginfo_t *info, const voi
     } else {
         scr_json_null(w);
     }
-    write_thread(w);
+    write_thread(w, scr_gettid());
     scr_json_key(w, "registers");
-    scr_registers_write_json(w, ucontext);
-    write_frames(w, ucontext);
+    scr_registers_write_saved(w, &g_report.registers);
+    scr_report_write_frames(w, &g_report.unwind);
     scr_json_object_end(w);
 }
 
+// Async-signal-safe: writer calls only. The `snapshot` object.
+static void write_snapshot(scr_writer *w, const scr_report_request *request) {
+    scr_json_key(w, "snapshot");
+    scr_json_object_begin(w);
+    write_field(w, "reason", request->reason != NULL ? request->reason : "", 255);
+    scr_json_key(w, "heartbeat");
+    if (request->heartbeat != NULL) {
+        scr_json_object_begin(w);
+        write_field(w, "name", request->heartbeat->name, 63);
+        scr_json_key(w, "thread_id");
+        scr_json_u64(w, (uint64_t)request->heartbeat->tid);
+        scr_json_key(w, "late_ms");
+        scr_json_u64(w, request->heartbeat->late_ms);
+        scr_json_object_end(w);
+    } else {
+        scr_json_null(w);
+    }
+    scr_json_object_end(w);
+}
+
+// Async-signal-safe: the dynamic linker's list, read under the guard (see images.c).
+static void refresh_images(void *unused) {
+    (void)unused;
+    scr_images_refresh();
+}
+
+// Async-signal-safe (atomics, nanosleep). Claims the writer: a crash waits for a snapshot being
+// written, bounded; anything else gives up at once.
+static bool claim_writer(bool crash) {
+    for (long waited = 0;; waited++) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&g_report.busy, &expected, 1)) return true;
+        if (!crash || waited >= SCR_CRASH_WAITS_FOR_SNAPSHOT_MS) return false;
+        struct timespec ts = {.tv_sec = 0, .tv_nsec = 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
 // Async-signal-safe: open, write, close, rename, unlink and the functions above.
-int scr_report_write(int sig, siginfo_t *info, void *ucontext) {
-    char id[37];
-    make_report_id(id);
-    make_path(g_report.tmp_path, sizeof g_report.tmp_path, id, ".crash.tmp");
-    make_path(g_report.final_path, sizeof g_report.final_path, id, ".crash");
+int scr_report_write(scr_report_request *request) {
+    bool crash = request->ucontext != NULL;
+    if (!claim_writer(crash)) return -2;
+    int r = -1;
+    make_report_id(request->id);
+    make_path(g_report.tmp_path, sizeof g_report.tmp_path, request->id, ".crash.tmp");
+    make_path(g_report.final_path, sizeof g_report.final_path, request->id, ".crash");
     int fd = open(g_report.tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) return -1;
+    if (fd < 0) goto done;
     scr_writer writer;
     scr_writer *w = &writer;
     if (scr_gzip_begin(fd, w) != 0) {
         close(fd);
         unlink(g_report.tmp_path);
-        return -1;
+        goto done;
     }
     uint64_t now = scr_now_realtime_ms();
     uint64_t boot = scr_now_boottime_ms();
+    pid_t self = scr_gettid();
+    if (crash) {
+        scr_registers_save(request->ucontext, &g_report.registers);
+        unwind_crashed_thread(request->ucontext);
+    }
+    // The other threads, while the crashed one is fresh; for a crash they wait until the end.
+    (void)scr_threads_capture(0, crash);
+    (void)scr_guarded(refresh_images, NULL);
 
     scr_json_object_begin(w);
     scr_json_key(w, "schema_version");
-    scr_json_u64(w, 1);
-    write_field(w, "report_id", id, 36);
+    scr_json_u64(w, 2);
+    write_field(w, "kind", request->kind, 15);
+    write_field(w, "report_id", request->id, 36);
     scr_json_key(w, "timestamp");
     write_iso_time(w, now);
     scr_json_key(w, "timestamp_ms");
@@ -349,19 +391,35 @@ int scr_report_write(int sig, siginfo_t *info, void *ucontext) {
     scr_json_key(w, "uptime_ms");
     scr_json_u64(w, boot > g_report.process_start_boot_ms ? boot - g_report.process_start_boot_ms : 0);
     write_app_and_os(w);
-    write_crash(w, sig, info, ucontext);
+    if (crash) {
+        write_crash(w, request->sig, request->info);
+        scr_json_key(w, "snapshot");
+        scr_json_null(w);
+    } else {
+        scr_json_key(w, "crash");
+        scr_json_null(w);
+        write_snapshot(w, request);
+    }
     fault_if_injected(2);
+    scr_json_key(w, "threads");
+    scr_report_write_threads(w, crash ? self : 0, &g_report.registers, &g_report.unwind, g_report.pid);
+    scr_json_key(w, "threads_total");
+    scr_json_u64(w, (uint64_t)scr_threads_total() + 1); // the writer's own thread too
+    scr_json_key(w, "threads_omitted");
+    scr_json_u64(w, scr_threads_omitted());
     scr_json_key(w, "images");
     scr_images_write_json(w);
     scr_json_key(w, "breadcrumbs");
     scr_ring_write_json(scr_global_ring(), w);
     scr_json_object_end(w);
 
-    int r = scr_gzip_finish(w);
+    r = scr_gzip_finish(w);
     if (close(fd) != 0) r = -1;
     if (r != 0 || rename(g_report.tmp_path, g_report.final_path) != 0) {
         unlink(g_report.tmp_path); // a half-written report is worth less than the disk space
-        return -1;
+        r = -1;
     }
-    return 0;
+done:
+    if (!crash) atomic_store(&g_report.busy, 0); // a crash keeps it: the process ends now
+    return r;
 }

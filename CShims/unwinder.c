@@ -24,7 +24,11 @@ typedef struct walk {
     scr_unwind_result *result;
     bool found;   // the interrupted frame has been reached
     bool reached_end; // the outermost frame's caller (return address 0) was reported
+    uint32_t steps;
 } walk;
+
+// A damaged stack could make the walk go round forever; no real stack is this deep.
+#define SCR_UNWIND_STEP_LIMIT (1u << 21)
 
 // Async-signal-safe: reads the unwinder's context and writes into the caller's array.
 // Called by `_Unwind_Backtrace` once per frame, innermost first.
@@ -47,27 +51,75 @@ static _Unwind_Reason_Code on_frame(struct _Unwind_Context *context, void *arg) 
         w->reached_end = true;
         return _URC_NO_REASON;
     }
-    if (result->count == result->max) {
+    if (++w->steps > SCR_UNWIND_STEP_LIMIT) {
         result->truncated = true;
         return _URC_END_OF_STACK; // any code but _URC_NO_REASON stops the walk
     }
-    result->frames[result->count].ip = ip;
-    result->frames[result->count].sp = (uintptr_t)_Unwind_GetCFA(context);
-    result->count++;
+    scr_frame frame = {.ip = ip, .sp = (uintptr_t)_Unwind_GetCFA(context)};
+    int inner = result->max - result->outer;
+    if (result->count < inner) {
+        result->frames[result->count++] = frame;
+        return _URC_NO_REASON;
+    }
+    if (result->outer == 0) {
+        result->truncated = true;
+        return _URC_END_OF_STACK;
+    }
+    // Past the innermost frames: the ring keeps the newest `outer`, which end as the outermost.
+    result->frames[inner + (int)(result->ring_seen % (uint64_t)result->outer)] = frame;
+    result->ring_seen++;
+    if (result->count < result->max) result->count++;
     return _URC_NO_REASON;
+}
+
+// Async-signal-safe: pure computation. Reverses frames[from, to).
+static void reverse(scr_frame *frames, int from, int to) {
+    for (int i = from, k = to - 1; i < k; i++, k--) {
+        scr_frame t = frames[i];
+        frames[i] = frames[k];
+        frames[k] = t;
+    }
+}
+
+// Async-signal-safe: pure computation.
+void scr_unwind_reset(scr_unwind_result *result, scr_frame *frames, int max, int outer) {
+    result->frames = frames;
+    result->max = max;
+    result->outer = outer > 0 && outer < max ? outer : 0;
+    result->count = 0;
+    result->ring_seen = 0;
+    result->truncated = false;
+    result->omitted = 0;
+    result->omitted_at = 0;
+    result->error = NULL;
+}
+
+// Async-signal-safe: pure computation. When the ring went round, its oldest entry (the
+// innermost of the frames it kept) is at the write position; rotating by three reversals
+// puts it first without a second buffer.
+void scr_unwind_finish(scr_unwind_result *result) {
+    int inner = result->max - result->outer;
+    result->omitted_at = result->count;
+    if (result->outer == 0 || result->ring_seen <= (uint64_t)result->outer) return;
+    int start = (int)(result->ring_seen % (uint64_t)result->outer);
+    reverse(result->frames, inner, inner + start);
+    reverse(result->frames, inner + start, result->max);
+    reverse(result->frames, inner, result->max);
+    uint64_t omitted = result->ring_seen - (uint64_t)result->outer;
+    result->omitted = omitted > INT32_MAX ? INT32_MAX : (int)omitted;
+    result->omitted_at = inner;
+    result->truncated = true;
 }
 
 // Async-signal-safe once `scr_unwinder_prepare` has run (see docs/signal-safety.md).
 void scr_unwind(const void *ucontext, scr_unwind_result *result) {
-    result->count = 0;
-    result->truncated = false;
-    result->error = NULL;
     walk w = {
         .context_ip = scr_context_ip(ucontext),
         .context_sp = scr_context_sp(ucontext),
         .result = result,
         .found = false,
         .reached_end = false,
+        .steps = 0,
     };
     _Unwind_Reason_Code code = _Unwind_Backtrace(on_frame, &w);
     if (!w.found) {
@@ -84,8 +136,9 @@ void scr_unwind(const void *ucontext, scr_unwind_result *result) {
 // install so that the handler finds all of it done.
 void scr_unwinder_prepare(void) {
     scr_frame frames[8];
-    scr_unwind_result result = {.frames = frames, .max = 8};
-    walk w = {.context_ip = 0, .context_sp = 0, .result = &result, .found = true, .reached_end = false};
+    scr_unwind_result result;
+    scr_unwind_reset(&result, frames, 8, 0);
+    walk w = {.context_ip = 0, .context_sp = 0, .result = &result, .found = true, .reached_end = false, .steps = 0};
     result.count = 1; // nothing to find here: every frame counts
     (void)_Unwind_Backtrace(on_frame, &w);
 }

@@ -32,6 +32,11 @@ typedef struct scr_config {
     const char *app_environment;
     const char *home_dir;         // prefix shortened to `~` in image paths; NULL for none
     uint32_t breadcrumb_capacity; // 0 disables breadcrumbs
+    uint32_t max_threads;         // other threads a report shows at most; 0: 256 (limit 4096)
+    uint32_t max_frames_per_thread; // frames kept of each other thread; 0: 64 (limit 256)
+    uint32_t thread_timeout_ms;   // how long a capture waits for the threads; 0: 100 (limit 10000)
+    int snapshot_signal;          // the signal that asks for a snapshot (SIGQUIT); 0: none
+    uint32_t hang_timeout_ms;     // a heartbeat this late is a hang; 0: 10000
 } scr_config;
 
 /// Result codes of `scr_install`.
@@ -44,10 +49,54 @@ enum {
     SCR_ERR_PATH_TOO_LONG = 5,
 };
 
+/// Result codes of `scr_snapshot` (besides SCR_OK).
+enum {
+    SCR_SNAPSHOT_NOT_RUNNING = 10, // not installed, or the monitor thread could not start
+    SCR_SNAPSHOT_TIMED_OUT = 11,   // asked for, not written within the wait (it may still come)
+    SCR_SNAPSHOT_NOT_WRITTEN = 12, // the report could not be written (disk, or a crash under way)
+};
+
 /// Prepares everything the handler touches and installs the handlers for SIGSEGV, SIGBUS,
-/// SIGABRT, SIGILL, SIGTRAP and SIGFPE, saving the previous actions for chaining.
+/// SIGABRT, SIGILL, SIGTRAP and SIGFPE, saving the previous actions for chaining; installs the
+/// capture signal (a free real-time signal) through which every thread shows its stack, gives
+/// the threads already running an alternate stack, and starts the monitor thread (snapshots,
+/// heartbeats) with the snapshot signal when the service leaves it at its default.
 /// Not async-signal-safe (it allocates, reads files and warms the unwinder up); call once.
 int scr_install(const scr_config *config);
+
+/// The real-time signal the reporter uses to capture the other threads, 0 when none was free.
+/// Async-signal-safe.
+int scr_capture_signal(void);
+
+/// The signal installed to ask for snapshots, 0 when none (off, or the service handles it).
+/// Async-signal-safe.
+int scr_snapshot_signal(void);
+
+/// Writes a snapshot report of the live process (every thread, breadcrumbs, images) with
+/// `reason`, and waits at most `wait_ms` for it; a request while one is under way joins it.
+/// On SCR_OK the report id (36 characters and a NUL) is in `id_out` (37 bytes, may be NULL).
+/// Not async-signal-safe (it waits); never call it from the callback below.
+int scr_snapshot(const char *reason, uint32_t wait_ms, char *id_out);
+
+/// Runs on the monitor thread after it has written a snapshot or hang report, so that the
+/// running service can deliver it. Async-signal-safe (one atomic store).
+void scr_set_report_written_callback(void (*callback)(void));
+
+/// Registers a heartbeat named `name` (at most 63 bytes kept): if it is not ticked for the
+/// hang timeout, the monitor writes one `hang` report naming it and the thread that ticked it
+/// last. Returns its index, or -1 when all 64 are taken. Not async-signal-safe by intent.
+int scr_heartbeat_register(const char *name);
+
+/// Ticks heartbeat `index`: a few nanoseconds, wait-free. Async-signal-safe.
+void scr_heartbeat_tick(int index);
+
+/// Stops watching heartbeat `index` (the index may be handed out again). Async-signal-safe.
+void scr_heartbeat_unregister(int index);
+
+/// How long the last capture kept the other threads in their handler: from the first capture
+/// signal sent to the last thread returning, in nanoseconds (the benchmark reads it after a
+/// snapshot). Async-signal-safe.
+uint64_t scr_last_capture_pause_ns(void);
 
 /// Turns capture on or off after install (the user opted out while the service runs): with
 /// capture off the handler writes nothing and only hands the signal on, and breadcrumbs are

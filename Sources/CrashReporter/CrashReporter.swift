@@ -81,6 +81,8 @@ public enum CrashReporter {
             default: break
             }
             TrackingSystem.setBreadcrumbSink(breadcrumbSink)
+            scr_set_report_written_callback { CrashReporter.deliverWrittenReport() }
+            notes += snapshotSignalNotes(config.snapshotSignal)
             let status = Status.capturing(stateDirectory: config.stateDirectory)
             current = status
             deliveryConfiguration.withLock { $0 = config }
@@ -96,11 +98,23 @@ public enum CrashReporter {
     /// the reports stay on the machine for `crashreport`. Should the worker's thread not start
     /// (no memory, a thread limit), they stay for the next launch.
     public static func startDelivery() {
+        startDelivery(forNewReport: false)
+    }
+
+    /// A snapshot or hang report was just written by the running service (on the monitor
+    /// thread): the worker running looks again, or a new one starts.
+    static func deliverWrittenReport() {
+        startDelivery(forNewReport: true)
+    }
+
+    private static func startDelivery(forNewReport: Bool) {
         guard let config = deliveryConfiguration.withLock({ $0 }), let transport = Transports.make(config) else {
             return
         }
         let failure = worker.withLock { current -> SystemError? in
-            if case .running(let running) = current, !running.isFinished { return nil }
+            if case .running(let running) = current, forNewReport ? running.deliverNew() : !running.isFinished {
+                return nil
+            }
             do throws(SystemError) {
                 current = try makeWorker(config, transport: transport)
                 return nil
@@ -146,6 +160,17 @@ public enum CrashReporter {
         let delivery = DeliveryWorker(deliverer: deliverer)
         try delivery.start()
         return .running(delivery)
+    }
+
+    /// Whether the snapshot signal asked for is in place, as a note when it is not.
+    private static func snapshotSignalNotes(_ wanted: SnapshotSignal) -> [(message: String, level: Diagnostics.Level)] {
+        guard let number = wanted.number, scr_snapshot_signal() != number else { return [] }
+        return [
+            (
+                "SIG\(wanted.rawValue) already has a handler or is ignored: left alone, so it does not write snapshots",
+                .info
+            )
+        ]
     }
 
     /// Which handled signals already had a handler (it still runs, after the report), as a note.
@@ -199,7 +224,12 @@ public enum CrashReporter {
                                 var c = scr_config(
                                     pending_dir: pending, app_name: name, app_version: version, app_build: build,
                                     app_environment: env, home_dir: home,
-                                    breadcrumb_capacity: UInt32(config.breadcrumbCapacity))
+                                    breadcrumb_capacity: UInt32(config.breadcrumbCapacity),
+                                    max_threads: UInt32(config.maxThreads),
+                                    max_frames_per_thread: UInt32(config.maxFramesPerThread),
+                                    thread_timeout_ms: UInt32(config.threadCaptureTimeoutMs),
+                                    snapshot_signal: config.snapshotSignal.number ?? 0,
+                                    hang_timeout_ms: UInt32(config.hangTimeoutMs))
                                 return scr_install(&c)
                             }
                         }

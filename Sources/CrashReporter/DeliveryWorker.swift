@@ -4,7 +4,8 @@ import Tracking
 
 /// The next-launch worker: on its own thread, after the handlers are armed, it delivers the
 /// pending reports (oldest first, under the directory lock) and keeps retrying the ones a
-/// server could not take while the process lives, or until it is asked to stop.
+/// server could not take while the process lives, or until it is asked to stop. A report the
+/// running process writes (a snapshot, a hang) asks it for one more pass (`deliverNew`).
 final class DeliveryWorker: Sendable {
     private let deliverer: Deliverer
 
@@ -19,6 +20,8 @@ final class DeliveryWorker: Sendable {
         var passes: [DeliveryResult] = []
         var stopRequested = false
         var finished = false
+        /// A report was written since the pass began: look again before sleeping or ending.
+        var morePending = false
     }
 
     /// Waiters wake when a pass is added, a stop is asked for, or the thread ends.
@@ -34,7 +37,6 @@ final class DeliveryWorker: Sendable {
     }
 
     private func run() {
-        defer { state.update { $0.finished = true } }
         while true {
             let result: DeliveryResult
             do {
@@ -45,11 +47,45 @@ final class DeliveryWorker: Sendable {
             // Said before the pass is published, so that whoever waits for it has heard it.
             diagnose(result)
             state.update { $0.passes.append(result) }
-            guard case .summary(let summary) = result, let next = summary.nextAttempt else { return }
-            // Sleep until the earliest retry is due (a few minutes at most, then look again), or
-            // until asked to stop.
+            guard case .summary(let summary) = result, let next = summary.nextAttempt else {
+                // Nothing to retry: end, unless a report came meanwhile (decided under the lock
+                // that `deliverNew` takes, so that none is left for the next launch).
+                let again = state.update { state -> Bool in
+                    if state.morePending && !state.stopRequested {
+                        state.morePending = false
+                        return true
+                    }
+                    state.finished = true
+                    return false
+                }
+                if again { continue }
+                return
+            }
+            // Sleep until the earliest retry is due (a few minutes at most, then look again), a
+            // new report is written, or a stop is asked for.
             let delay = min(max(next - Timestamp.now().seconds, 0.05), 600)
-            if state.wait(timeout: delay, until: { $0.stopRequested ? true : nil }) != nil { return }
+            let woken = state.wait(timeout: delay) { state -> Bool? in
+                if state.stopRequested { return true }
+                if state.morePending {
+                    state.morePending = false
+                    return false
+                }
+                return nil
+            }
+            if woken == true {
+                state.update { $0.finished = true }
+                return
+            }
+        }
+    }
+
+    /// Asks for another pass because a report was written. False when the worker has ended
+    /// (the caller then starts a new one).
+    func deliverNew() -> Bool {
+        state.update { state -> Bool in
+            if state.finished { return false }
+            state.morePending = true
+            return true
         }
     }
 

@@ -1,3 +1,5 @@
+import Glibc
+
 /// How the crash reporter is set up. Every field has a default; environment variables fill
 /// in what the code leaves out (see `docs/configuration.md`).
 public struct Options: Sendable {
@@ -27,6 +29,20 @@ public struct Options: Sendable {
     /// that runs `CrashReporterService` (swift-service-lifecycle) can leave it to the service
     /// group instead; `CrashReporter.startDelivery()` begins it at any time.
     public var deliverAtStart: Bool
+    /// How many other threads a report shows at most (1 to 4096); the rest are counted.
+    public var maxThreads: Int
+    /// How many frames of each other thread a report keeps (1 to 256): the innermost ones and,
+    /// of a deeper stack, the outermost quarter, with a count of the ones left out.
+    public var maxFramesPerThread: Int
+    /// How long a capture waits for the other threads to answer (1 ms to 10 s); the report names
+    /// the ones that did not.
+    public var threadCaptureTimeout: Duration
+    /// The signal that asks the running service for a snapshot (`CRASH_REPORTER_SNAPSHOT_SIGNAL`:
+    /// `QUIT`, `USR1`, `USR2` or `off`); SIGQUIT when nil. A signal the service handles or
+    /// ignores itself is left alone.
+    public var snapshotSignal: SnapshotSignal?
+    /// How late a heartbeat may be before the watchdog writes a hang report (100 ms to 1 h).
+    public var hangTimeout: Duration
 
     public init(
         appName: String? = nil,
@@ -39,7 +55,12 @@ public struct Options: Sendable {
         uploadURL: String? = nil,
         retryBaseDelay: Double? = nil,
         keepDelivered: Int = 20,
-        deliverAtStart: Bool = true
+        deliverAtStart: Bool = true,
+        maxThreads: Int = 256,
+        maxFramesPerThread: Int = 64,
+        threadCaptureTimeout: Duration = .milliseconds(100),
+        snapshotSignal: SnapshotSignal? = nil,
+        hangTimeout: Duration = .seconds(10)
     ) {
         self.appName = appName
         self.appVersion = appVersion
@@ -52,5 +73,30 @@ public struct Options: Sendable {
         self.retryBaseDelay = retryBaseDelay
         self.keepDelivered = keepDelivered
         self.deliverAtStart = deliverAtStart
+        self.maxThreads = maxThreads
+        self.maxFramesPerThread = maxFramesPerThread
+        self.threadCaptureTimeout = threadCaptureTimeout
+        self.snapshotSignal = snapshotSignal
+        self.hangTimeout = hangTimeout
+    }
+}
+
+/// The signal that asks a running service for a snapshot (`kill -QUIT <pid>`, as the JVM's
+/// thread dump).
+public enum SnapshotSignal: String, Sendable, CaseIterable {
+    case quit = "QUIT"
+    case user1 = "USR1"
+    case user2 = "USR2"
+    /// No signal: snapshots come from `CrashReporter.snapshot(reason:)` and the watchdog only.
+    case off
+
+    /// The signal's number, nil for `off`.
+    var number: Int32? {
+        switch self {
+        case .quit: SIGQUIT
+        case .user1: SIGUSR1
+        case .user2: SIGUSR2
+        case .off: nil
+        }
     }
 }

@@ -15,6 +15,11 @@ struct ResolvedConfiguration: Sendable {
     var breadcrumbCapacity: Int
     var delivery: DeliveryConfiguration
     var keepDelivered: Int
+    var maxThreads: Int
+    var maxFramesPerThread: Int
+    var threadCaptureTimeoutMs: Int
+    var snapshotSignal: SnapshotSignal
+    var hangTimeoutMs: Int
 
     var pendingDirectory: String { StateDirectory.pending(stateDirectory) }
 
@@ -47,5 +52,46 @@ struct ResolvedConfiguration: Sendable {
             throw .invalidOption(error.description)
         }
         keepDelivered = max(0, options.keepDelivered)
+        guard (1...4096).contains(options.maxThreads) else { throw .invalidOption("maxThreads must be between 1 and 4096") }
+        maxThreads = options.maxThreads
+        guard (1...256).contains(options.maxFramesPerThread) else {
+            throw .invalidOption("maxFramesPerThread must be between 1 and 256")
+        }
+        maxFramesPerThread = options.maxFramesPerThread
+        threadCaptureTimeoutMs = try Self.milliseconds(
+            options.threadCaptureTimeout, in: 1...10_000, name: "threadCaptureTimeout", range: "1 ms and 10 s")
+        hangTimeoutMs = try Self.milliseconds(
+            options.hangTimeout, in: 100...3_600_000, name: "hangTimeout", range: "100 ms and 1 h")
+        if let signal = options.snapshotSignal {
+            snapshotSignal = signal
+        } else {
+            snapshotSignal = try Self.snapshotSignal(environment: environment)
+        }
+    }
+
+    /// `duration` in whole milliseconds, checked against `bounds`.
+    private static func milliseconds(
+        _ duration: Duration, in bounds: ClosedRange<Int>, name: String, range: String
+    ) throws(CrashReporterError) -> Int {
+        let (seconds, attoseconds) = duration.components
+        let ms = seconds.multipliedReportingOverflow(by: 1000)
+        guard !ms.overflow, case let total = ms.partialValue + attoseconds / 1_000_000_000_000_000,
+            bounds.contains(Int(clamping: total))
+        else { throw .invalidOption("\(name) must be between \(range)") }
+        return Int(total)
+    }
+
+    /// `CRASH_REPORTER_SNAPSHOT_SIGNAL`: `QUIT`, `USR1`, `USR2` (with or without `SIG`, any case)
+    /// or `off`; SIGQUIT when unset.
+    static func snapshotSignal(environment: [String: String]) throws(CrashReporterError) -> SnapshotSignal {
+        let name = "CRASH_REPORTER_SNAPSHOT_SIGNAL"
+        guard let raw = Setting.text(environment[name]) else { return .quit }
+        var value = raw.uppercased()
+        if value.hasPrefix("SIG") { value.removeFirst(3) }
+        if value == "OFF" { return .off }
+        guard let signal = SnapshotSignal(rawValue: value), signal != .off else {
+            throw .invalidOption("\(name) must be QUIT, USR1, USR2 or off (got \"\(raw)\")")
+        }
+        return signal
     }
 }

@@ -1,0 +1,198 @@
+// The monitor thread: writes snapshots of the live process and watches the heartbeats.
+//
+// A snapshot is asked for by the snapshot signal (SIGQUIT unless configured otherwise), by
+// scr_snapshot (CrashReporter.snapshot(reason:)) or by the watchdog when a heartbeat is late.
+// Asking only sets `request` and writes one byte into a pipe, which is async-signal-safe; the
+// monitor thread, blocked in poll(2) on the pipe, then writes the report through report.c as
+// the crash handler would (the same reserved memory, nothing that allocates or locks), and the
+// other threads answer the capture signal and go on. A request made while one is asked for or
+// being written joins it (`request` is not idle): one report for both.
+//
+// After a report is written the service's callback (scr_set_report_written_callback) runs on
+// this thread, so that the running service delivers it without waiting for a restart.
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { REQUEST_IDLE, REQUEST_ASKED, REQUEST_WRITING };
+
+static struct {
+    int read_fd;
+    int write_fd;
+    _Atomic int request;
+    char reason[256];
+    char signal_reason[32];
+    _Atomic uint64_t finished; // snapshots finished, written or not
+    char last_id[37];
+    _Atomic int last_result;
+    int snapshot_signal; // installed, 0 when none
+    uint32_t hang_timeout_ms;
+    _Atomic(void (*)(void)) written;
+    _Atomic int running;
+} g_monitor = {.read_fd = -1, .write_fd = -1};
+
+// Async-signal-safe (atomics, a bounded copy, write(2)). Returns false when joining a request
+// already made.
+static bool ask(const char *reason) {
+    int expected = REQUEST_IDLE;
+    if (!atomic_compare_exchange_strong(&g_monitor.request, &expected, REQUEST_ASKED)) return false;
+    scr_strlcpy(g_monitor.reason, reason, sizeof g_monitor.reason);
+    char byte = 's';
+    while (write(g_monitor.write_fd, &byte, 1) < 0 && errno == EINTR) {
+    }
+    return true;
+}
+
+// Async-signal-safe: the snapshot signal's handler.
+static void on_snapshot_signal(int sig) {
+    (void)sig;
+    int saved_errno = errno;
+    if (atomic_load(&g_monitor.running)) (void)ask(g_monitor.signal_reason);
+    errno = saved_errno;
+}
+
+// Async-signal-safe as report.c is; runs on the monitor thread.
+static int write_report(const char *kind, const char *reason, const scr_late_heartbeat *late, char id[37]) {
+    scr_report_request request;
+    memset(&request, 0, sizeof request);
+    request.kind = kind;
+    request.reason = reason;
+    request.heartbeat = late;
+    int r = scr_report_write(&request);
+    if (r == 0) scr_strlcpy(id, request.id, 37);
+    void (*written)(void) = atomic_load(&g_monitor.written);
+    if (r == 0 && written != NULL) written();
+    return r;
+}
+
+// The monitor thread (a normal thread: it may call the service's callback).
+static void *run(void *unused) {
+    (void)unused;
+    prctl(PR_SET_NAME, "crash-monitor", 0, 0, 0);
+    uint32_t interval = g_monitor.hang_timeout_ms / 4;
+    if (interval > 250) interval = 250;
+    if (interval < 10) interval = 10;
+    for (;;) {
+        struct pollfd fd = {.fd = g_monitor.read_fd, .events = POLLIN};
+        int ready = poll(&fd, 1, scr_heartbeats_active() ? (int)interval : -1);
+        if (ready > 0) {
+            char drain[64];
+            while (read(g_monitor.read_fd, drain, sizeof drain) > 0) {
+            }
+        }
+        int expected = REQUEST_ASKED;
+        if (atomic_compare_exchange_strong(&g_monitor.request, &expected, REQUEST_WRITING)) {
+            char id[37] = {0};
+            int r = write_report("snapshot", g_monitor.reason, NULL, id);
+            memcpy(g_monitor.last_id, id, sizeof id);
+            atomic_store(&g_monitor.last_result, r);
+            atomic_store(&g_monitor.request, REQUEST_IDLE);
+            atomic_fetch_add(&g_monitor.finished, 1);
+        }
+        scr_late_heartbeat late;
+        if (scr_heartbeats_find_late(scr_now_boottime_ms(), g_monitor.hang_timeout_ms, &late)) {
+            char reason[128];
+            size_t n = scr_strlcpy(reason, "heartbeat '", sizeof reason);
+            n += scr_strlcpy(reason + n, late.name, sizeof reason - n);
+            scr_strlcpy(reason + n, "' stalled", sizeof reason - n);
+            char id[37];
+            (void)write_report("hang", reason, &late, id);
+        }
+    }
+    return NULL;
+}
+
+// Not async-signal-safe: a static name for the reason a signal's snapshot gives.
+static void name_signal(int sig) {
+    const char *name = sig == SIGQUIT ? "SIGQUIT" : sig == SIGUSR1 ? "SIGUSR1" : sig == SIGUSR2 ? "SIGUSR2" : NULL;
+    if (name != NULL) {
+        scr_strlcpy(g_monitor.signal_reason, name, sizeof g_monitor.signal_reason);
+        return;
+    }
+    char digits[12];
+    int d = 0;
+    for (int v = sig; v > 0 && d < 11; v /= 10) digits[d++] = (char)('0' + v % 10);
+    size_t n = scr_strlcpy(g_monitor.signal_reason, "signal ", sizeof g_monitor.signal_reason);
+    while (d > 0) g_monitor.signal_reason[n++] = digits[--d];
+    g_monitor.signal_reason[n] = '\0';
+}
+
+// Not async-signal-safe (pipe2, pthread_create, sigaction); install calls it once, after the
+// crash handlers (chain.c knows the actions they replaced).
+int scr_monitor_start(const scr_config *config) {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) return SCR_ERR_NO_MEMORY;
+    g_monitor.read_fd = fds[0];
+    g_monitor.write_fd = fds[1];
+    g_monitor.hang_timeout_ms = config->hang_timeout_ms == 0 ? 10000 : config->hang_timeout_ms;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 256 * 1024);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    // The monitor takes none of the signals a service expects to handle itself on one of its
+    // own threads (the snapshot signal included); anything else (the capture signal, a
+    // debugger's or a backtracer's suspend signal) still reaches it.
+    static const int k_left_to_the_service[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGCHLD,
+                                               SIGALRM, SIGPIPE, SIGWINCH, SIGTSTP, SIGTTIN, SIGTTOU, SIGIO};
+    sigset_t blocked, previous;
+    sigemptyset(&blocked);
+    for (size_t i = 0; i < sizeof k_left_to_the_service / sizeof k_left_to_the_service[0]; i++) {
+        sigaddset(&blocked, k_left_to_the_service[i]);
+    }
+    pthread_sigmask(SIG_BLOCK, &blocked, &previous);
+    pthread_t thread;
+    int r = pthread_create(&thread, &attr, run, NULL);
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    pthread_attr_destroy(&attr);
+    if (r != 0) return SCR_ERR_NO_MEMORY;
+    atomic_store(&g_monitor.running, 1);
+
+    int sig = config->snapshot_signal;
+    if (sig <= 0 || sig >= NSIG) return SCR_OK;
+    // Left alone when the service handles or ignores it. Taken when it is at its default, or
+    // when its handler is the one the crash signals had before ours: the Swift runtime's
+    // backtracer treats SIGQUIT as a crash, and a snapshot then replaces that backtrace.
+    struct sigaction current;
+    if (sigaction(sig, NULL, &current) != 0) return SCR_OK;
+    bool at_default = !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_DFL;
+    if (!at_default && !scr_chain_is_crash_handler(&current)) return SCR_OK; // scr_snapshot_signal says so
+    name_signal(sig);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_snapshot_signal;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(sig, &action, NULL) != 0) return SCR_ERR_SIGACTION;
+    g_monitor.snapshot_signal = sig;
+    return SCR_OK;
+}
+
+// Async-signal-safe.
+int scr_snapshot_signal(void) { return g_monitor.snapshot_signal; }
+
+// Async-signal-safe.
+void scr_set_report_written_callback(void (*callback)(void)) { atomic_store(&g_monitor.written, callback); }
+
+// Not async-signal-safe by intent (it waits), though it only uses atomics, write(2) and
+// nanosleep. Asks for a snapshot (or joins the one asked for) and waits for it.
+int scr_snapshot(const char *reason, uint32_t wait_ms, char *id_out) {
+    if (!atomic_load(&g_monitor.running)) return SCR_SNAPSHOT_NOT_RUNNING;
+    // Joining a snapshot asked for or being written: its report answers this request too.
+    uint64_t before = atomic_load(&g_monitor.finished);
+    (void)ask(reason != NULL && reason[0] != '\0' ? reason : "requested");
+    for (uint32_t waited = 0; atomic_load(&g_monitor.finished) <= before; waited++) {
+        if (waited >= wait_ms) return SCR_SNAPSHOT_TIMED_OUT;
+        struct timespec ts = {.tv_sec = 0, .tv_nsec = 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    if (atomic_load(&g_monitor.last_result) != 0) return SCR_SNAPSHOT_NOT_WRITTEN;
+    if (id_out != NULL) memcpy(id_out, g_monitor.last_id, 37);
+    return SCR_OK;
+}

@@ -1,0 +1,122 @@
+// The threads of this process, as the kernel lists them in /proc/self/task: read with the raw
+// getdents64 system call into a buffer on the stack (opendir/readdir allocate), and a thread's
+// status file read into another. Nothing here allocates, locks or uses stdio.
+#include "internal.h"
+
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// The record getdents64 fills (the C library declares no type for it).
+typedef struct scr_dirent64 {
+    uint64_t ino;
+    int64_t off;
+    uint16_t reclen;
+    uint8_t type;
+    char name[];
+} scr_dirent64;
+
+// Async-signal-safe: pure computation. A decimal thread id, or -1 for any other name.
+static pid_t parse_tid(const char *name) {
+    if (name[0] < '0' || name[0] > '9') return -1;
+    int64_t value = 0;
+    for (const char *p = name; *p != '\0'; p++) {
+        if (*p < '0' || *p > '9' || value > 100000000) return -1;
+        value = value * 10 + (*p - '0');
+    }
+    return (pid_t)value;
+}
+
+// Async-signal-safe (open, getdents64, close).
+int scr_tasks_each(void (*visit)(pid_t tid, void *arg), void *arg) {
+    int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    _Alignas(8) char buffer[4096];
+    int count = 0;
+    for (;;) {
+        long n = syscall(SYS_getdents64, fd, buffer, sizeof buffer);
+        if (n <= 0) break;
+        for (long offset = 0; offset < n;) {
+            const scr_dirent64 *entry = (const scr_dirent64 *)(buffer + offset);
+            if (entry->reclen == 0) break;
+            offset += entry->reclen;
+            pid_t tid = parse_tid(entry->name);
+            if (tid <= 0) continue;
+            count++;
+            visit(tid, arg);
+        }
+    }
+    close(fd);
+    return count;
+}
+
+// Async-signal-safe: pure computation. Writes "/proc/self/task/<tid>/status".
+static void status_path(pid_t tid, char out[64]) {
+    static const char prefix[] = "/proc/self/task/";
+    size_t n = scr_strlcpy(out, prefix, 64);
+    char digits[12];
+    int d = 0;
+    uint32_t v = (uint32_t)tid;
+    do {
+        digits[d++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0 && d < (int)sizeof digits);
+    while (d > 0) out[n++] = digits[--d];
+    scr_strlcpy(out + n, "/status", 64 - n);
+}
+
+// Async-signal-safe: pure computation. The text after "<key>:" and its tabs, or NULL.
+static const char *field(const char *text, const char *key) {
+    const char *line = text;
+    while (*line != '\0') {
+        const char *k = key;
+        const char *p = line;
+        while (*k != '\0' && *p == *k) {
+            p++;
+            k++;
+        }
+        if (*k == '\0' && *p == ':') {
+            p++;
+            while (*p == '\t' || *p == ' ') p++;
+            return p;
+        }
+        while (*line != '\0' && *line != '\n') line++;
+        if (*line == '\n') line++;
+    }
+    return NULL;
+}
+
+// Async-signal-safe (scr_read_file: open, read, close).
+bool scr_task_status(pid_t tid, int sig, char name[16], char *state, bool *blocked) {
+    char path[64];
+    status_path(tid, path);
+    char text[2048];
+    if (scr_read_file(path, text, sizeof text) <= 0) return false;
+    name[0] = '\0';
+    *state = '?';
+    *blocked = false;
+    const char *value = field(text, "Name");
+    if (value != NULL) {
+        size_t n = 0;
+        while (n < 15 && value[n] != '\n' && value[n] != '\0') {
+            name[n] = value[n];
+            n++;
+        }
+        name[n] = '\0';
+    }
+    value = field(text, "State");
+    if (value != NULL) *state = *value;
+    value = field(text, "SigBlk");
+    if (value != NULL && sig > 0) {
+        // A hexadecimal mask, most significant digit first: signal s is bit s - 1.
+        size_t digits = 0;
+        while ((value[digits] >= '0' && value[digits] <= '9') || (value[digits] >= 'a' && value[digits] <= 'f')) digits++;
+        size_t bit = (size_t)(sig - 1);
+        if (bit / 4 < digits) {
+            char c = value[digits - 1 - bit / 4];
+            int nibble = c <= '9' ? c - '0' : c - 'a' + 10;
+            *blocked = (nibble >> (bit % 4)) & 1;
+        }
+    }
+    return true;
+}

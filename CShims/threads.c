@@ -1,0 +1,355 @@
+// Capturing every other thread of the process, from inside it, without ptrace.
+//
+// Install picks a real-time signal nobody handles (the highest one whose action is SIG_DFL),
+// installs on_capture for it and reserves one slot per thread (up to the configured maximum)
+// with room for its frames. To capture, the thread writing a report lists /proc/self/task
+// (tasks.c), gives each other thread a slot (its id, state REQUESTED) and sends it the signal
+// with tgkill. Each thread then runs on_capture on its own alternate stack: it claims its slot
+// (REQUESTED -> CAPTURING), saves its registers from the signal's ucontext, reads its name and
+// unwinds its own stack from there into the slot, and marks it DONE. The writer waits until
+// every slot is DONE or the time bound passes; a slot still REQUESTED then is ABANDONED (a late
+// signal finds no slot and returns), and /proc/self/task/<tid>/status says why the thread did
+// not answer: the signal blocked, or the thread stopped.
+//
+// For a crash the threads stay in on_capture (`hold`) until the report is written, so that
+// none of them changes what the report shows or ends the process meanwhile; for a snapshot each
+// returns as soon as its stack is read. A fault while a thread unwinds itself (a damaged stack)
+// reaches the crash handler, which asks scr_threads_escape_if_unwinding first: the thread jumps
+// back into on_capture, its slot says "fault", and it goes on.
+//
+// The same signal, in the PREPARE mode, hands each thread that was running before install an
+// alternate stack mapped by the installing thread (altstack.c), so that a stack overflow on an
+// event loop started before start() still reaches the handler.
+//
+// Nothing on the capture path allocates or locks: atomics, tgkill, nanosleep, clock_gettime,
+// prctl, sigsetjmp/siglongjmp and the unwinder. docs/signal-safety.md goes through it.
+#include "internal.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SCR_THREADS_LIMIT 4096
+#define SCR_THREAD_FRAMES_LIMIT 256
+#define SCR_THREADS_TIMEOUT_LIMIT_MS 10000
+#define SCR_HOLD_LIMIT_MS 15000
+
+enum { MODE_IDLE, MODE_CAPTURE, MODE_PREPARE };
+
+static struct {
+    int signal;
+    uint32_t max_threads;
+    uint32_t max_frames;
+    uint32_t timeout_ms;
+    scr_thread_slot *slots;
+    scr_frame *frames;
+    pid_t *found; // the ids listed, before they get slots
+    size_t mapped;
+    _Atomic int mode;
+    _Atomic int hold;
+    _Atomic int count;
+    uint32_t total;
+    uint32_t omitted;
+    pid_t skip;
+    pid_t self;
+    uint64_t first_signal_ns;
+    _Atomic uint64_t last_resumed_ns; // when the latest thread left on_capture
+} g_threads;
+
+// Async-signal-safe.
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+// Async-signal-safe.
+static void pause_us(long us) {
+    struct timespec ts = {.tv_sec = 0, .tv_nsec = us * 1000L};
+    nanosleep(&ts, NULL);
+}
+
+// Async-signal-safe: a linear search of the slots in use.
+static scr_thread_slot *slot_of(pid_t tid) {
+    int count = atomic_load_explicit(&g_threads.count, memory_order_acquire);
+    for (int i = 0; i < count; i++) {
+        if (atomic_load_explicit(&g_threads.slots[i].tid, memory_order_relaxed) == tid) return &g_threads.slots[i];
+    }
+    return NULL;
+}
+
+// Async-signal-safe: runs on the captured thread, on its alternate stack.
+static void capture_self(scr_thread_slot *slot, void *ucontext) {
+    prctl(PR_GET_NAME, slot->name, 0, 0, 0);
+    slot->name[15] = '\0';
+    scr_registers_save(ucontext, &slot->registers);
+    slot->has_registers = true;
+    if (sigsetjmp(slot->jump, 1) == 0) {
+        atomic_store(&slot->in_unwind, 1);
+        scr_unwind(ucontext, &slot->unwind);
+    } else {
+        slot->unwind.error = "fault"; // the frames found before the fault are kept
+    }
+    atomic_store(&slot->in_unwind, 0);
+    scr_unwind_finish(&slot->unwind);
+    slot->error = slot->unwind.error;
+}
+
+// Async-signal-safe: the capture signal's handler, on every thread asked.
+static void on_capture(int sig, siginfo_t *info, void *ucontext) {
+    (void)sig;
+    int saved_errno = errno;
+    // Only our own tgkill counts: another process sending this signal gets nothing done.
+    if (info->si_code != SI_TKILL || info->si_pid != getpid()) {
+        errno = saved_errno;
+        return;
+    }
+    scr_thread_slot *slot = slot_of(scr_gettid());
+    int expected = SCR_SLOT_REQUESTED;
+    if (slot == NULL || !atomic_compare_exchange_strong(&slot->state, &expected, SCR_SLOT_CAPTURING)) {
+        errno = saved_errno; // a late signal, or not ours to answer
+        return;
+    }
+    if (atomic_load(&g_threads.mode) == MODE_PREPARE) {
+        slot->stack_used = slot->stack != NULL && scr_altstack_adopt(slot->stack);
+        atomic_store_explicit(&slot->state, SCR_SLOT_DONE, memory_order_release);
+        errno = saved_errno;
+        return;
+    }
+    capture_self(slot, ucontext);
+    atomic_store_explicit(&slot->state, SCR_SLOT_DONE, memory_order_release);
+    // A crash keeps everyone here until the report is written (bounded: the report's own
+    // watchdog ends the process long before).
+    for (long waited = 0; atomic_load(&g_threads.hold) && waited < SCR_HOLD_LIMIT_MS * 1000L; waited += 500) {
+        pause_us(500);
+    }
+    uint64_t resumed = now_ns();
+    uint64_t latest = atomic_load(&g_threads.last_resumed_ns);
+    while (latest < resumed && !atomic_compare_exchange_weak(&g_threads.last_resumed_ns, &latest, resumed)) {
+    }
+    errno = saved_errno;
+}
+
+// Not async-signal-safe (sigaction, mmap); called once at install. The highest real-time
+// signal whose action is still the default.
+static int choose_signal(void) {
+    for (int sig = SIGRTMAX; sig >= SIGRTMIN; sig--) {
+        struct sigaction current;
+        if (sigaction(sig, NULL, &current) == 0 && current.sa_handler == SIG_DFL &&
+            !(current.sa_flags & SA_SIGINFO)) {
+            return sig;
+        }
+    }
+    return 0;
+}
+
+// Not async-signal-safe (mmap, sigaction); called once at install.
+int scr_threads_prepare(const scr_config *config) {
+    uint32_t max_threads = config->max_threads == 0 ? 256 : config->max_threads;
+    uint32_t max_frames = config->max_frames_per_thread == 0 ? 64 : config->max_frames_per_thread;
+    uint32_t timeout = config->thread_timeout_ms == 0 ? 100 : config->thread_timeout_ms;
+    if (max_threads > SCR_THREADS_LIMIT || max_frames > SCR_THREAD_FRAMES_LIMIT || timeout > SCR_THREADS_TIMEOUT_LIMIT_MS) {
+        return SCR_ERR_BAD_CONFIG;
+    }
+    size_t bytes = sizeof(scr_thread_slot) * max_threads + sizeof(scr_frame) * max_threads * max_frames +
+                   sizeof(pid_t) * max_threads;
+    void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) return SCR_ERR_NO_MEMORY;
+    g_threads.slots = memory;
+    g_threads.frames = (scr_frame *)(g_threads.slots + max_threads);
+    g_threads.found = (pid_t *)(g_threads.frames + (size_t)max_threads * max_frames);
+    g_threads.mapped = bytes;
+    g_threads.max_threads = max_threads;
+    g_threads.max_frames = max_frames;
+    g_threads.timeout_ms = timeout;
+
+    int sig = choose_signal();
+    if (sig == 0) return SCR_OK; // every real-time signal is taken: reports show the crashing thread only
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_capture;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(sig, &action, NULL) != 0) return SCR_ERR_SIGACTION;
+    g_threads.signal = sig;
+    return SCR_OK;
+}
+
+// Async-signal-safe.
+size_t scr_threads_reserved_bytes(void) { return g_threads.mapped; }
+
+// Async-signal-safe: a tasks.c visitor. Keeps ids up to the maximum, counts the rest.
+static void collect(pid_t tid, void *arg) {
+    (void)arg;
+    if (tid == g_threads.self || tid == g_threads.skip) return;
+    if (g_threads.total >= g_threads.max_threads) {
+        g_threads.omitted++;
+        return;
+    }
+    g_threads.found[g_threads.total++] = tid;
+}
+
+// Async-signal-safe: pure computation (an insertion sort: at most a few hundred ids).
+static void sort_ids(pid_t *ids, uint32_t n) {
+    for (uint32_t i = 1; i < n; i++) {
+        pid_t v = ids[i];
+        uint32_t k = i;
+        while (k > 0 && ids[k - 1] > v) {
+            ids[k] = ids[k - 1];
+            k--;
+        }
+        ids[k] = v;
+    }
+}
+
+// Async-signal-safe. Lists the other threads and gives each a slot; returns the slot count.
+static int assign_slots(pid_t skip, int mode) {
+    // A thread still inside a slot from an earlier capture (it answered after the bound) is
+    // given a moment to leave it before the slots are reused.
+    int previous = atomic_load(&g_threads.count);
+    for (int i = 0; i < previous; i++) {
+        for (int spins = 0; atomic_load(&g_threads.slots[i].state) == SCR_SLOT_CAPTURING && spins < 200; spins++) {
+            pause_us(100);
+        }
+    }
+    atomic_store(&g_threads.count, 0);
+    atomic_store(&g_threads.mode, mode);
+    g_threads.self = scr_gettid();
+    g_threads.skip = skip;
+    g_threads.total = 0;
+    g_threads.omitted = 0;
+    if (scr_tasks_each(collect, NULL) < 0) return 0;
+    sort_ids(g_threads.found, g_threads.total);
+    for (uint32_t i = 0; i < g_threads.total; i++) {
+        scr_thread_slot *slot = &g_threads.slots[i];
+        atomic_store(&slot->tid, g_threads.found[i]);
+        slot->name[0] = '\0';
+        slot->has_registers = false;
+        slot->error = NULL;
+        slot->stack = NULL;
+        slot->stack_used = false;
+        atomic_store(&slot->in_unwind, 0);
+        scr_unwind_reset(&slot->unwind, g_threads.frames + (size_t)i * g_threads.max_frames, (int)g_threads.max_frames,
+                         (int)g_threads.max_frames / 4);
+        atomic_store(&slot->state, SCR_SLOT_REQUESTED);
+    }
+    atomic_store_explicit(&g_threads.count, (int)g_threads.total, memory_order_release);
+    return (int)g_threads.total;
+}
+
+// Async-signal-safe (tgkill, nanosleep, clock_gettime, the status file). Signals every slot's
+// thread and waits for all of them, at most the time bound; abandons the ones that did not
+// answer and says why.
+static void signal_and_wait(int count) {
+    pid_t pid = getpid();
+    g_threads.first_signal_ns = now_ns();
+    atomic_store(&g_threads.last_resumed_ns, 0);
+    for (int i = 0; i < count; i++) {
+        scr_thread_slot *slot = &g_threads.slots[i];
+        if (syscall(SYS_tgkill, pid, atomic_load(&slot->tid), g_threads.signal) != 0) {
+            atomic_store(&slot->state, SCR_SLOT_ABANDONED); // gone since it was listed
+            slot->error = "exited";
+        }
+    }
+    uint64_t deadline = now_ns() + (uint64_t)g_threads.timeout_ms * 1000000u;
+    for (;;) {
+        bool waiting = false;
+        for (int i = 0; i < count && !waiting; i++) {
+            int state = atomic_load_explicit(&g_threads.slots[i].state, memory_order_acquire);
+            waiting = state == SCR_SLOT_REQUESTED || state == SCR_SLOT_CAPTURING;
+        }
+        if (!waiting || now_ns() >= deadline) break;
+        pause_us(50);
+    }
+    for (int i = 0; i < count; i++) {
+        scr_thread_slot *slot = &g_threads.slots[i];
+        int expected = SCR_SLOT_REQUESTED;
+        if (!atomic_compare_exchange_strong(&slot->state, &expected, SCR_SLOT_ABANDONED)) {
+            if (expected != SCR_SLOT_CAPTURING) continue;
+            // Inside its handler already: it is unwinding and will be done in a moment.
+            for (int spins = 0; atomic_load(&slot->state) == SCR_SLOT_CAPTURING && spins < 200; spins++) pause_us(100);
+            if (atomic_load_explicit(&slot->state, memory_order_acquire) == SCR_SLOT_DONE) continue;
+            slot->error = "no_answer";
+            continue;
+        }
+        char state = '?';
+        bool blocked = false;
+        if (!scr_task_status(atomic_load(&slot->tid), g_threads.signal, slot->name, &state, &blocked)) {
+            slot->error = "exited";
+        } else if (blocked) {
+            slot->error = "signal_blocked";
+        } else if (state == 'T' || state == 't') {
+            slot->error = "stopped";
+        } else {
+            slot->error = "no_answer";
+        }
+    }
+}
+
+// Async-signal-safe (see signal_and_wait).
+int scr_threads_capture(pid_t skip, bool hold) {
+    if (g_threads.signal == 0 || g_threads.slots == NULL) return 0;
+    atomic_store(&g_threads.hold, hold ? 1 : 0);
+    int count = assign_slots(skip, MODE_CAPTURE);
+    signal_and_wait(count);
+    return count;
+}
+
+// Async-signal-safe. Meaningful once every captured thread has returned.
+uint64_t scr_last_capture_pause_ns(void) {
+    uint64_t last = atomic_load(&g_threads.last_resumed_ns);
+    return last > g_threads.first_signal_ns ? last - g_threads.first_signal_ns : 0;
+}
+
+// Async-signal-safe.
+int scr_capture_signal(void) { return g_threads.signal; }
+
+// Async-signal-safe.
+void scr_threads_release(void) { atomic_store(&g_threads.hold, 0); }
+
+// Async-signal-safe.
+int scr_threads_count(void) { return atomic_load_explicit(&g_threads.count, memory_order_acquire); }
+
+// Async-signal-safe.
+const scr_thread_slot *scr_threads_slot(int index) { return &g_threads.slots[index]; }
+
+// Async-signal-safe.
+uint32_t scr_threads_total(void) { return g_threads.total + g_threads.omitted; }
+
+// Async-signal-safe.
+uint32_t scr_threads_omitted(void) { return g_threads.omitted; }
+
+// Async-signal-safe.
+uint32_t scr_threads_max_frames(void) { return g_threads.max_frames; }
+
+// Async-signal-safe: called first thing by the crash handler.
+void scr_threads_escape_if_unwinding(pid_t tid) {
+    scr_thread_slot *slot = g_threads.slots == NULL ? NULL : slot_of(tid);
+    if (slot != NULL && atomic_load(&slot->in_unwind)) {
+        atomic_store(&slot->in_unwind, 0);
+        siglongjmp(slot->jump, 1);
+    }
+}
+
+// Not async-signal-safe (mmap, munmap); install calls it once. The threads that already ran
+// when install was called adopt an alternate stack mapped here; the ones that did not answer
+// in time, or had one already, leave theirs to be unmapped.
+void scr_threads_prepare_existing(void) {
+    if (g_threads.signal == 0 || g_threads.slots == NULL) return;
+    atomic_store(&g_threads.hold, 0);
+    int count = assign_slots(0, MODE_PREPARE);
+    for (int i = 0; i < count; i++) g_threads.slots[i].stack = scr_altstack_map();
+    signal_and_wait(count);
+    for (int i = 0; i < count; i++) {
+        scr_thread_slot *slot = &g_threads.slots[i];
+        bool used = atomic_load_explicit(&slot->state, memory_order_acquire) == SCR_SLOT_DONE && slot->stack_used;
+        if (!used && slot->stack != NULL) scr_altstack_unmap(slot->stack);
+        slot->stack = NULL;
+    }
+    atomic_store(&g_threads.count, 0);
+    atomic_store(&g_threads.mode, MODE_IDLE);
+}
