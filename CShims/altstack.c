@@ -28,6 +28,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #define SCR_ALTSTACK_SIZE (64 * 1024)
@@ -74,13 +75,17 @@ void *scr_altstack_map(void) {
 // Not async-signal-safe (munmap).
 void scr_altstack_unmap(void *mapping) { munmap(mapping, scr_altstack_size()); }
 
-// Async-signal-safe: sigaltstack(2) only (a system call, though POSIX does not list it).
-bool scr_altstack_adopt(void *mapping) {
-    stack_t current;
-    if (sigaltstack(NULL, &current) != 0) return false;
-    if (!(current.ss_flags & SS_DISABLE) && current.ss_size >= SCR_ALTSTACK_SIZE) return false;
-    stack_t stack = {.ss_sp = (char *)mapping + getpagesize(), .ss_size = SCR_ALTSTACK_SIZE, .ss_flags = 0};
-    return sigaltstack(&stack, NULL) == 0;
+// Async-signal-safe: writes the interrupted context only. Called from a signal handler with
+// its ucontext: a sigaltstack(2) call there would not last, since returning from the handler
+// (rt_sigreturn) puts back the alternate stack saved in the ucontext; so the new stack goes
+// into the ucontext, and the return installs it.
+bool scr_altstack_adopt(void *mapping, void *ucontext) {
+    ucontext_t *uc = ucontext;
+    if (!(uc->uc_stack.ss_flags & SS_DISABLE) && uc->uc_stack.ss_size >= SCR_ALTSTACK_SIZE) return false;
+    uc->uc_stack.ss_sp = (char *)mapping + getpagesize();
+    uc->uc_stack.ss_size = SCR_ALTSTACK_SIZE;
+    uc->uc_stack.ss_flags = 0;
+    return true;
 }
 
 // Not async-signal-safe (mmap, pthread_setspecific).
@@ -91,7 +96,8 @@ int scr_thread_prepare(void) {
     if (!(current.ss_flags & SS_DISABLE) && current.ss_size >= SCR_ALTSTACK_SIZE) return 0;
     void *mapping = scr_altstack_map();
     if (mapping == NULL) return -1;
-    if (!scr_altstack_adopt(mapping)) {
+    stack_t stack = {.ss_sp = (char *)mapping + getpagesize(), .ss_size = SCR_ALTSTACK_SIZE, .ss_flags = 0};
+    if (sigaltstack(&stack, NULL) != 0) {
         scr_altstack_unmap(mapping);
         return -1;
     }

@@ -131,9 +131,10 @@ SCR_HIDDEN void scr_altstack_enable(void);
 // A new alternate stack's mapping (guard page included), NULL when mmap fails.
 SCR_HIDDEN void *scr_altstack_map(void);
 SCR_HIDDEN void scr_altstack_unmap(void *mapping);
-// Makes `mapping` the calling thread's alternate stack unless it has one already: true when
-// it did. Async-signal-safe (sigaltstack); a thread answering the capture signal calls it.
-SCR_HIDDEN bool scr_altstack_adopt(void *mapping);
+// From a signal handler: makes `mapping` the thread's alternate stack once the handler
+// returns, unless it has one already (true when it will). A thread answering the capture
+// signal calls it with its ucontext.
+SCR_HIDDEN bool scr_altstack_adopt(void *mapping, void *ucontext);
 
 // ---- the threads of the process (tasks.c) ----------------------------------------------------
 // Calls `visit(tid, arg)` for every thread in /proc/self/task, read with getdents64 into a

@@ -115,7 +115,7 @@ static void on_capture(int sig, siginfo_t *info, void *ucontext) {
         return;
     }
     if (atomic_load(&g_threads.mode) == MODE_PREPARE) {
-        slot->stack_used = slot->stack != NULL && scr_altstack_adopt(slot->stack);
+        slot->stack_used = slot->stack != NULL && scr_altstack_adopt(slot->stack, ucontext);
         atomic_store_explicit(&slot->state, SCR_SLOT_DONE, memory_order_release);
         errno = saved_errno;
         return;

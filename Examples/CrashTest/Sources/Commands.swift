@@ -46,6 +46,12 @@ func serve(seconds: Double) -> Never {
     let tick =
         Double(ProcessInfo.processInfo.environment["CRASH_TEST_TICK_MS"] ?? "").flatMap { $0 > 0 ? $0 : nil }
         ?? 1000
+    if let ms = Int(ProcessInfo.processInfo.environment["CRASH_TEST_SELF_QUIT_MS"] ?? ""), ms >= 0 {
+        startThread(named: "self-quit") {
+            usleep(UInt32(ms) * 1000)
+            kill(getpid(), SIGQUIT)
+        }
+    }
     let clock = ContinuousClock()
     let end = clock.now + .milliseconds(Int(seconds * 1000))
     var sequence = 0

@@ -10,6 +10,7 @@ enum CrashKind: String, CaseIterable {
     case divideByZero = "divide-by-zero"
     case stackOverflow = "stack-overflow"
     case threadStackOverflow = "thread-stack-overflow"
+    case earlyThreadStackOverflow = "early-thread-stack-overflow"
     case backgroundThread = "background-thread"
     case twoThreads = "two-threads"
     case task
@@ -26,6 +27,7 @@ enum CrashKind: String, CaseIterable {
         case .divideByZero: crashByDivideByZero()
         case .stackOverflow: crashByStackOverflow()
         case .threadStackOverflow: crashByThreadStackOverflow()
+        case .earlyThreadStackOverflow: waitForEarlyThread()
         case .backgroundThread: crashOnBackgroundThread()
         case .twoThreads: crashOnTwoThreads()
         case .task: crashInTask()

@@ -85,6 +85,25 @@ func onBackgroundThread(named name: String, _ body: @escaping @Sendable () -> Vo
     onBackgroundThread(named: "deep-worker") { print(recurseUntilOverflow(0)) }
 }
 
+/// Set once `CrashReporter.start` has returned.
+let reporterStarted = Atomic<Bool>(false)
+
+/// `early-thread-stack-overflow`: a thread started before the crash reporter (as a SwiftNIO
+/// event loop a service starts first) waits for it, then recurses until its stack overflows.
+func startEarlyThread() {
+    let thread = Thread {
+        crash_test_name_thread("early-loop")
+        while !reporterStarted.load(ordering: .sequentiallyConsistent) { usleep(1000) }
+        print(recurseUntilOverflow(0))
+    }
+    thread.start()
+}
+
+/// The main thread's part of `early-thread-stack-overflow`: waits for the early thread's crash.
+func waitForEarlyThread() -> Never {
+    while true { sleep(1) }
+}
+
 @inline(never) func crashOnBackgroundThread() -> Never {
     onBackgroundThread(named: "worker") { crashBySegfault() }
 }

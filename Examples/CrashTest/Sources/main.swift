@@ -11,6 +11,9 @@ let usage = """
     USAGE: crash-test run [--note TEXT] [LABEL...]
            crash-test crash KIND [--note TEXT] [LABEL...]
            crash-test serve SECONDS
+           crash-test threads N [--blocked] [KIND]
+           crash-test hang SECONDS
+           crash-test dlopen-crash LIBRARY
            crash-test track NAME [KEY=VALUE...]
            crash-test consent crash-reporting on|off
            crash-test consent analytics grant|deny
@@ -20,7 +23,11 @@ let usage = """
     --note records TEXT as a breadcrumb value and a tracked parameter (scrubbed like any
     other). Trailing LABELs are ignored: they only tag the process in `ps`.
     serve stays up for SECONDS, tracking a heartbeat every tick. track tracks one event made
-    on the spot (values that read as integers or true/false are sent as such).
+    on the spot (values that read as integers or true/false are sent as such). threads parks
+    N named threads in different waits (--blocked: one more with every signal blocked), then
+    crashes by KIND (segfault). hang blocks a heartbeat's thread on a lock held for good and
+    exits after SECONDS. dlopen-crash opens LIBRARY (Examples/CrashTest/Library) after start
+    and crashes inside it. kill -QUIT asks a running crash-test for a snapshot.
 
     ENVIRONMENT
       CRASH_REPORTER_DIR           the state directory (else the platform's default)
@@ -34,6 +41,8 @@ let usage = """
       CRASH_TEST_BREADCRUMBS       breadcrumbs recorded before the crash (default 5)
       CRASH_TEST_PREVIOUS_HANDLER  1: install a SIGSEGV/SIGABRT handler of our own first
       CRASH_TEST_TIMING            1: print how long start() took and the memory it reserved
+      CRASH_TEST_HANG_TIMEOUT_MS   the watchdog's hang timeout (Options.hangTimeout; default 10000)
+      CRASH_TEST_SELF_QUIT_MS      serve: send itself SIGQUIT (a snapshot) this long after starting
       CRASH_TEST_FAULT_TIME_FD     a descriptor to write CLOCK_MONOTONIC (ns) to just before
                                    crashing (the benchmark measures fault to waitpid)
     """
@@ -65,6 +74,9 @@ guard let command = arguments.first else { fail("missing command") }
 var kind: CrashKind?
 var serveSeconds: Double?
 var trackedSignal: NamedEvent?
+var threadsCommand: (count: Int, blocked: Bool, kind: CrashKind)?
+var hangSeconds: Double?
+var libraryPath: String?
 switch command {
 case "kinds":
     for kind in CrashKind.allCases { print(kind.rawValue) }
@@ -88,6 +100,23 @@ case "serve":
         fail("expected: serve SECONDS")
     }
     serveSeconds = seconds
+case "threads":
+    var rest = Array(arguments.dropFirst())
+    let blocked = rest.contains("--blocked")
+    rest.removeAll { $0 == "--blocked" }
+    guard let first = rest.first, let count = Int(first), (0...1000).contains(count), rest.count <= 2 else {
+        fail("expected: threads N [--blocked] [KIND]")
+    }
+    guard let crashKind = CrashKind(rawValue: rest.count == 2 ? rest[1] : "segfault") else {
+        fail("unknown crash kind '\(rest[1])'")
+    }
+    threadsCommand = (count, blocked, crashKind)
+case "hang":
+    guard arguments.count == 2, let seconds = Double(arguments[1]), seconds >= 0 else { fail("expected: hang SECONDS") }
+    hangSeconds = seconds
+case "dlopen-crash":
+    guard arguments.count == 2 else { fail("expected: dlopen-crash LIBRARY") }
+    libraryPath = arguments[1]
 case "track":
     guard arguments.count >= 2 else { fail("expected: track NAME [KEY=VALUE...]") }
     trackedSignal = NamedEvent(arguments[1], parameters: parseParameters(arguments.dropFirst(2)))
@@ -101,6 +130,9 @@ default:
 
 if environment["CRASH_TEST_PREVIOUS_HANDLER"] == "1" {
     crash_test_install_previous_handler()
+}
+if kind == .earlyThreadStackOverflow {
+    startEarlyThread()  // before start(), as an event loop a service starts first
 }
 
 // A crash command tracks its events before the crash reporter starts: the breadcrumb ring
@@ -117,7 +149,9 @@ if let kind {
 do {
     let clock = ContinuousClock()
     let began = clock.now
-    let status = try CrashReporter.start(Options(appName: "crash-test", appVersion: "1.0.0", appBuild: "1"))
+    var options = Options(appName: "crash-test", appVersion: "1.0.0", appBuild: "1")
+    if let ms = environment["CRASH_TEST_HANG_TIMEOUT_MS"].flatMap({ Int($0) }) { options.hangTimeout = .milliseconds(ms) }
+    let status = try CrashReporter.start(options)
     let took = clock.now - began
     if case .optedOut = status { print("crash-test: crash reporting is opted out") }
     if environment["CRASH_TEST_TIMING"] == "1" {
@@ -128,8 +162,18 @@ do {
     FileHandle.standardError.write(Data("crash-test: crash reporting is off: \(error)\n".utf8))
 }
 
+reporterStarted.store(true, ordering: .sequentiallyConsistent)
 if let serveSeconds {
     serve(seconds: serveSeconds)
+}
+if let threadsCommand {
+    crashWithParkedThreads(count: threadsCommand.count, blocked: threadsCommand.blocked, kind: threadsCommand.kind)
+}
+if let hangSeconds {
+    hang(seconds: hangSeconds)
+}
+if let libraryPath {
+    crashInOpenedLibrary(path: libraryPath)
 }
 if let trackedSignal {
     let analytics = bootstrapAnalytics()

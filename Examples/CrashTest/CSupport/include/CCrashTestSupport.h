@@ -13,4 +13,16 @@ void crash_test_install_previous_handler(void);
 /// Names the calling thread (the kernel's 15-byte thread name).
 void crash_test_name_thread(const char *name);
 
+/// Takes the mutex that `crash_test_park(0)` waits for (call it once, first).
+void crash_test_take_lock(void);
+
+/// Parks the calling thread for good: `how` % 5 is 0 waiting for a mutex that is never
+/// released, 1 sleeping, 2 in a blocking read of a pipe, 3 in a busy loop, 4 sleeping with
+/// every signal blocked (it cannot answer the crash reporter's capture signal).
+void crash_test_park(int how) __attribute__((noreturn));
+
+/// The hang: the first blocks for good holding a mutex, the second waits for that mutex.
+void crash_test_hold_hang_lock(void) __attribute__((noreturn));
+void crash_test_wait_for_hang_lock(void);
+
 #endif
