@@ -53,3 +53,12 @@ bool scr_chain_is_crash_handler(const struct sigaction *action) {
     }
     return false;
 }
+
+// Async-signal-safe: reads the saved actions. Whether handing `sig` on ends the process at once:
+// the action before ours was the default one, which for each handled signal is to end it.
+bool scr_chain_ends_process(int sig) {
+    for (size_t i = 0; i < SCR_SIGNAL_COUNT; i++) {
+        if (k_signals[i] == sig) return !(g_previous[i].sa_flags & SA_SIGINFO) && g_previous[i].sa_handler == SIG_DFL;
+    }
+    return false;
+}

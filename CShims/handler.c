@@ -94,7 +94,10 @@ void scr_handle_signal(int sig, siginfo_t *info, void *ucontext) {
     if (scr_capture_enabled()) {
         scr_report_request request = {.kind = "crash", .sig = sig, .info = info, .ucontext = ucontext};
         (void)scr_report_write(&request);
-        scr_threads_release(); // the other threads waited in their capture handler until now
+        // The other threads wait in their capture handler. When the signal then ends the process
+        // they end with it (waking them first would only slow the end down); a handler before
+        // ours, or an ignored signal, may let the process go on, so they go on too.
+        if (!scr_chain_ends_process(sig)) scr_threads_release();
     }
 
     alarm(0);

@@ -3,19 +3,23 @@
 // timeout is a hang, reported once per stall.
 //
 // A tick is one relaxed load and store of the counter (one writer is expected; should two
-// threads tick one heartbeat, a lost increment still moves it) and a comparison of
-// pthread_self() with the thread that ticked last: only when the ticking thread changes does
+// threads tick one heartbeat, a lost increment still moves it) and a comparison of the calling
+// thread's identity with the one that ticked last: only when the ticking thread changes does
 // it ask the kernel for its id, so that a hang report names the thread that stopped ticking.
+// The identity is the address of a thread-local byte (initial-exec: one instruction away from
+// the thread pointer, no call).
 #include "internal.h"
 
-#include <pthread.h>
 #include <string.h>
 
 #define SCR_MAX_HEARTBEATS 64
 
+// Its address tells threads apart.
+static __thread char t_identity __attribute__((tls_model("initial-exec")));
+
 typedef struct scr_heartbeat {
     _Atomic uint64_t ticks;
-    _Atomic pthread_t owner;
+    _Atomic uintptr_t owner;
     _Atomic pid_t tid;
     _Atomic int used;
     char name[64];
@@ -36,7 +40,7 @@ int scr_heartbeat_register(const char *name) {
         if (!atomic_compare_exchange_strong(&g_heartbeats[i].used, &expected, 2)) continue; // 2: being set up
         scr_heartbeat *h = &g_heartbeats[i];
         scr_strlcpy(h->name, name != NULL ? name : "", sizeof h->name);
-        atomic_store(&h->owner, pthread_self());
+        atomic_store(&h->owner, (uintptr_t)&t_identity);
         atomic_store(&h->tid, scr_gettid());
         atomic_store(&h->ticks, 0);
         h->seen_ticks = UINT64_MAX; // the monitor starts the clock when it first looks
@@ -54,7 +58,7 @@ int scr_heartbeat_register(const char *name) {
 void scr_heartbeat_tick(int index) {
     if ((unsigned)index >= SCR_MAX_HEARTBEATS) return;
     scr_heartbeat *h = &g_heartbeats[index];
-    pthread_t self = pthread_self();
+    uintptr_t self = (uintptr_t)&t_identity;
     if (atomic_load_explicit(&h->owner, memory_order_relaxed) != self) {
         atomic_store_explicit(&h->owner, self, memory_order_relaxed);
         atomic_store_explicit(&h->tid, scr_gettid(), memory_order_relaxed);

@@ -49,5 +49,5 @@ int scr_install(const scr_config *config) {
 // Async-signal-safe.
 size_t scr_reserved_bytes(void) {
     return scr_ring_reserved_bytes() + scr_gzip_reserved_bytes() + scr_images_reserved_bytes() +
-           scr_report_reserved_bytes() + scr_threads_reserved_bytes() + scr_altstack_size();
+           scr_report_reserved_bytes() + scr_reserved_thread_bytes() + scr_altstack_size();
 }

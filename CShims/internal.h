@@ -164,7 +164,6 @@ typedef struct scr_thread_slot {
 
 // Reserves the slots and installs the capture signal's handler. Not async-signal-safe.
 SCR_HIDDEN int scr_threads_prepare(const scr_config *config);
-SCR_HIDDEN size_t scr_threads_reserved_bytes(void);
 // Gives every thread that was running before install an alternate stack. Not async-signal-safe.
 SCR_HIDDEN void scr_threads_prepare_existing(void);
 // Captures every other thread (but `skip`, when not 0); with `hold` they wait in their handler
@@ -234,6 +233,7 @@ SCR_HIDDEN __attribute__((noreturn)) void scr_guard_escape(void);
 SCR_HIDDEN int scr_chain_install(const struct sigaction *action);
 SCR_HIDDEN void scr_chain_restore(void);
 SCR_HIDDEN bool scr_chain_is_crash_handler(const struct sigaction *action);
+SCR_HIDDEN bool scr_chain_ends_process(int sig);
 
 // ---- the signal handler (handler.c) -----------------------------------------------------
 SCR_HIDDEN void scr_handle_signal(int sig, siginfo_t *info, void *ucontext);

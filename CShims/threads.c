@@ -26,6 +26,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <linux/futex.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -88,7 +89,8 @@ static void capture_self(scr_thread_slot *slot, void *ucontext) {
     slot->name[15] = '\0';
     scr_registers_save(ucontext, &slot->registers);
     slot->has_registers = true;
-    if (sigsetjmp(slot->jump, 1) == 0) {
+    // The mask is not saved: a fault jumps back from a nested handler whose mask is this one's.
+    if (sigsetjmp(slot->jump, 0) == 0) {
         atomic_store(&slot->in_unwind, 1);
         scr_unwind(ucontext, &slot->unwind);
     } else {
@@ -122,10 +124,15 @@ static void on_capture(int sig, siginfo_t *info, void *ucontext) {
     }
     capture_self(slot, ucontext);
     atomic_store_explicit(&slot->state, SCR_SLOT_DONE, memory_order_release);
-    // A crash keeps everyone here until the report is written (bounded: the report's own
-    // watchdog ends the process long before).
-    for (long waited = 0; atomic_load(&g_threads.hold) && waited < SCR_HOLD_LIMIT_MS * 1000L; waited += 500) {
-        pause_us(500);
+    // A crash keeps everyone here until the report is written, asleep on a futex (bounded:
+    // the report's own watchdog ends the process long before).
+    uint64_t hold_deadline = now_ns() + (uint64_t)SCR_HOLD_LIMIT_MS * 1000000u;
+    while (atomic_load(&g_threads.hold)) {
+        uint64_t now = now_ns();
+        if (now >= hold_deadline) break;
+        uint64_t left = hold_deadline - now;
+        struct timespec ts = {.tv_sec = (time_t)(left / 1000000000u), .tv_nsec = (long)(left % 1000000000u)};
+        syscall(SYS_futex, &g_threads.hold, FUTEX_WAIT_PRIVATE, 1, &ts, NULL, 0);
     }
     uint64_t resumed = now_ns();
     uint64_t latest = atomic_load(&g_threads.last_resumed_ns);
@@ -180,7 +187,7 @@ int scr_threads_prepare(const scr_config *config) {
 }
 
 // Async-signal-safe.
-size_t scr_threads_reserved_bytes(void) { return g_threads.mapped; }
+size_t scr_reserved_thread_bytes(void) { return g_threads.mapped; }
 
 // Async-signal-safe: a tasks.c visitor. Keeps ids up to the maximum, counts the rest.
 static void collect(pid_t tid, void *arg) {
@@ -241,6 +248,23 @@ static int assign_slots(pid_t skip, int mode) {
     return (int)g_threads.total;
 }
 
+// How long the other threads get before the ones that cannot answer are looked up.
+#define SCR_LOOK_AFTER_NS 2000000u
+
+// Async-signal-safe (the status file). Abandons a slot whose thread blocks the capture signal
+// or is stopped, saying so; leaves the others to answer.
+static void give_up_if_unable(scr_thread_slot *slot) {
+    char name[16];
+    char state = '?';
+    bool blocked = false;
+    if (!scr_task_status(atomic_load(&slot->tid), g_threads.signal, name, &state, &blocked)) return;
+    if (!blocked && state != 'T' && state != 't') return;
+    int expected = SCR_SLOT_REQUESTED;
+    if (!atomic_compare_exchange_strong(&slot->state, &expected, SCR_SLOT_ABANDONED)) return; // it answered
+    scr_strlcpy(slot->name, name, sizeof slot->name);
+    slot->error = blocked ? "signal_blocked" : "stopped";
+}
+
 // Async-signal-safe (tgkill, nanosleep, clock_gettime, the status file). Signals every slot's
 // thread and waits for all of them, at most the time bound; abandons the ones that did not
 // answer and says why.
@@ -255,14 +279,25 @@ static void signal_and_wait(int count) {
             slot->error = "exited";
         }
     }
-    uint64_t deadline = now_ns() + (uint64_t)g_threads.timeout_ms * 1000000u;
+    uint64_t started = now_ns();
+    uint64_t deadline = started + (uint64_t)g_threads.timeout_ms * 1000000u;
+    bool looked = false;
     for (;;) {
         bool waiting = false;
         for (int i = 0; i < count && !waiting; i++) {
             int state = atomic_load_explicit(&g_threads.slots[i].state, memory_order_acquire);
             waiting = state == SCR_SLOT_REQUESTED || state == SCR_SLOT_CAPTURING;
         }
-        if (!waiting || now_ns() >= deadline) break;
+        uint64_t now = now_ns();
+        if (!waiting || now >= deadline) break;
+        if (!looked && now - started >= SCR_LOOK_AFTER_NS) {
+            // A thread that blocks the signal (a dispatch worker does) or is stopped will not
+            // answer within any bound: give up on those now rather than at the deadline.
+            looked = true;
+            for (int i = 0; i < count; i++) {
+                if (atomic_load(&g_threads.slots[i].state) == SCR_SLOT_REQUESTED) give_up_if_unable(&g_threads.slots[i]);
+            }
+        }
         pause_us(50);
     }
     for (int i = 0; i < count; i++) {
@@ -308,8 +343,11 @@ uint64_t scr_last_capture_pause_ns(void) {
 // Async-signal-safe.
 int scr_capture_signal(void) { return g_threads.signal; }
 
-// Async-signal-safe.
-void scr_threads_release(void) { atomic_store(&g_threads.hold, 0); }
+// Async-signal-safe (an atomic store and the futex system call).
+void scr_threads_release(void) {
+    atomic_store(&g_threads.hold, 0);
+    syscall(SYS_futex, &g_threads.hold, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+}
 
 // Async-signal-safe.
 int scr_threads_count(void) { return atomic_load_explicit(&g_threads.count, memory_order_acquire); }

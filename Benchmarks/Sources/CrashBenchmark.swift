@@ -11,9 +11,10 @@ enum CrashBenchmark {
     /// A report of the reporter's runs, kept for the benchmarks that read reports.
     nonisolated(unsafe) static var keptReport: URL?
 
-    static func crashOnce(binary: String, environment: [String: String], kind: String = "segfault", keep: URL? = nil)
-        throws -> Run
-    {
+    static func crashOnce(
+        binary: String, environment: [String: String], kind: String = "segfault", keep: URL? = nil,
+        arguments commandArguments: [String]? = nil
+    ) throws -> Run {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -31,7 +32,7 @@ enum CrashBenchmark {
         env["CRASH_REPORTER_DIR"] = dir.path
         env["CRASH_TEST_BREADCRUMBS"] = "100"
         env["CRASH_TEST_FAULT_TIME_FD"] = "3"
-        let arguments: [String] = [binary, "crash", kind]
+        let arguments: [String] = [binary] + (commandArguments ?? ["crash", kind])
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

@@ -28,6 +28,12 @@ print("\n## swift-log lines as breadcrumbs\n")
 LoggingBenchmark.run().forEach { print($0) }
 print("\n## Crash: fault to waitpid\n")
 try CrashBenchmark.run(binary: crashTest, runs: quick ? 5 : 40).forEach { print($0) }
+if arguments.contains("--threads-only") {
+    print("\n## Every thread\n")
+    try ThreadsBenchmark.crashes(binary: crashTest, runs: quick ? 5 : 20).forEach { print($0) }
+    try ThreadsBenchmark.snapshots(runs: quick ? 10 : 50).forEach { print($0) }
+    exit(0)
+}
 guard let report = CrashBenchmark.keptReport else {
     FileHandle.standardError.write(Data("Error: no report was written\n".utf8))
     exit(1)
@@ -43,3 +49,8 @@ print("\n## Collector\n")
 CollectorBenchmark.run(
     collector: executableDirectory.appendingPathComponent("crash-collector").path, reportPath: report.path
 ).forEach { print($0) }
+print("\n## Every thread\n")
+try ThreadsBenchmark.crashes(binary: crashTest, runs: quick ? 5 : 20).forEach { print($0) }
+print("")
+// Last: it starts the reporter in this process.
+try ThreadsBenchmark.snapshots(runs: quick ? 10 : 50).forEach { print($0) }

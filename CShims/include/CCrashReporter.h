@@ -174,9 +174,12 @@ long scr_json_write_string(char *buffer, size_t capacity, const char *bytes, siz
 /// after install), though it only reads.
 uint64_t scr_chained_signal_mask(void);
 
-/// Bytes reserved by `scr_install` (ring, deflate arena, buffers, image table, alternate
-/// stack of the installing thread). Async-signal-safe.
+/// Bytes reserved by `scr_install` (ring, deflate arena, buffers, image table, thread slots,
+/// alternate stack of the installing thread). Async-signal-safe.
 size_t scr_reserved_bytes(void);
+
+/// Of those, the slots the other threads fill at a capture (registers, frames). Async-signal-safe.
+size_t scr_reserved_thread_bytes(void);
 
 #ifdef __cplusplus
 }

@@ -78,13 +78,25 @@ struct ChildProcess {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // Every signal at its default action and none blocked, whatever this process inherited
+        // (a shell starting the tests in the background ignores SIGQUIT, for one).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t()
+        var none = sigset_t()
+        sigfillset(&all)
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        var spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        var spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
         // A copy just written may still be open for writing in a child that another test is
         // forking at this instant (ETXTBSY); that passes within milliseconds.
         for _ in 0..<100 where spawned == ETXTBSY {
             usleep(10_000)
-            spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+            spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
         }
         guard spawned == 0 else {
             try? FileManager.default.removeItem(at: dir)

@@ -18,6 +18,18 @@ struct ReportFile {
     var thread: [String: Any] { crash["thread"] as? [String: Any] ?? [:] }
     var frames: [[String: Any]] { crash["frames"] as? [[String: Any]] ?? [] }
     var images: [[String: Any]] { json["images"] as? [[String: Any]] ?? [] }
+    var kind: String? { json["kind"] as? String }
+    var snapshot: [String: Any] { json["snapshot"] as? [String: Any] ?? [:] }
+    var threads: [[String: Any]] { json["threads"] as? [[String: Any]] ?? [] }
+
+    /// The thread named `name` in `threads`.
+    func thread(named name: String) -> [String: Any]? { threads.first { $0["name"] as? String == name } }
+
+    /// The name of the image a frame points into (`-1`: none).
+    func imageName(of frame: [String: Any]) -> String? {
+        guard let index = frame["image"] as? Int, images.indices.contains(index) else { return nil }
+        return images[index]["name"] as? String
+    }
     var breadcrumbs: [[String: Any]] {
         (json["breadcrumbs"] as? [String: Any])?["items"] as? [[String: Any]] ?? []
     }
@@ -29,8 +41,13 @@ struct ReportFile {
 
     /// The symbols of the frames that fall in the main executable, looked up in `symbols`
     /// (a return address is looked up one byte back, inside its call instruction).
-    func mainImageSymbols(_ symbols: ELFSymbols) -> [String] {
-        guard let mainIndex = images.firstIndex(where: { $0["main"] as? Bool == true }) else { return [] }
+    func mainImageSymbols(_ symbols: ELFSymbols, frames: [[String: Any]]? = nil) -> [String] {
+        imageSymbols(symbols, image: images.firstIndex { $0["main"] as? Bool == true }, frames: frames ?? self.frames)
+    }
+
+    /// The symbols of the frames that fall in image `index`, looked up in `symbols` (that image's file).
+    func imageSymbols(_ symbols: ELFSymbols, image index: Int?, frames: [[String: Any]]) -> [String] {
+        guard let mainIndex = index, images.indices.contains(mainIndex) else { return [] }
         let base = Self.address(images[mainIndex]["base"])
         return frames.compactMap { frame in
             guard frame["image"] as? Int == mainIndex else { return nil }

@@ -52,6 +52,14 @@ func serve(seconds: Double) -> Never {
             kill(getpid(), SIGQUIT)
         }
     }
+    if let reason = ProcessInfo.processInfo.environment["CRASH_TEST_SNAPSHOT_REASON"] {
+        startThread(named: "snapshotter") {
+            usleep(200_000)
+            let id = CrashReporter.snapshot(reason: reason)
+            print("crash-test: snapshot \(id ?? "not written")")
+            fflush(nil)
+        }
+    }
     let clock = ContinuousClock()
     let end = clock.now + .milliseconds(Int(seconds * 1000))
     var sequence = 0

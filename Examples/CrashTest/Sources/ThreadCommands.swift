@@ -24,10 +24,11 @@ let parkedThreads = Atomic<Int>(0)
 func crashWithParkedThreads(count: Int, blocked: Bool, kind: CrashKind) -> Never {
     crash_test_take_lock()
     let total = count + (blocked ? 1 : 0)
+    let allSleeping = ProcessInfo.processInfo.environment["CRASH_TEST_PARK_ALL_SLEEPING"] == "1"
     for index in 0..<count {
         startThread(named: "parked-\(index + 1)") {
             parkedThreads.add(1, ordering: .sequentiallyConsistent)
-            crash_test_park(Int32(index % 4))
+            crash_test_park(allSleeping ? 1 : Int32(index % 4))
         }
     }
     if blocked {
@@ -39,6 +40,7 @@ func crashWithParkedThreads(count: Int, blocked: Bool, kind: CrashKind) -> Never
     while parkedThreads.load(ordering: .sequentiallyConsistent) < total { usleep(1000) }
     usleep(100_000)  // each is inside its wait by now
     Breadcrumbs.record("crash.\(kind.rawValue)", category: "crash-test", level: .error)
+    markFaultTime()
     kind.perform()
 }
 

@@ -42,7 +42,9 @@ let usage = """
       CRASH_TEST_PREVIOUS_HANDLER  1: install a SIGSEGV/SIGABRT handler of our own first
       CRASH_TEST_TIMING            1: print how long start() took and the memory it reserved
       CRASH_TEST_HANG_TIMEOUT_MS   the watchdog's hang timeout (Options.hangTimeout; default 10000)
+      CRASH_TEST_PARK_ALL_SLEEPING 1: threads parks every thread in a sleep (the benchmark)
       CRASH_TEST_SELF_QUIT_MS      serve: send itself SIGQUIT (a snapshot) this long after starting
+      CRASH_TEST_SNAPSHOT_REASON   serve: call CrashReporter.snapshot(reason:) with it after 200 ms
       CRASH_TEST_FAULT_TIME_FD     a descriptor to write CLOCK_MONOTONIC (ns) to just before
                                    crashing (the benchmark measures fault to waitpid)
     """
@@ -211,10 +213,5 @@ guard let kind else {
     exit(0)
 }
 Breadcrumbs.record("crash.\(kind.rawValue)", category: "crash-test", level: .error)
-if let fd = environment["CRASH_TEST_FAULT_TIME_FD"].flatMap({ Int32($0) }) {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    var ns = UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-    _ = write(fd, &ns, 8)
-}
+markFaultTime()
 kind.perform()

@@ -1,0 +1,97 @@
+import CCrashReporter
+import CrashReporter
+import Foundation
+
+/// What capturing every thread costs: fault to waitpid with 2, 16 and 64 other threads alive
+/// (with and without the reporter, interleaved), and, in this process, a snapshot's pause with
+/// 16 threads, its size, a heartbeat's tick and the memory reserved.
+enum ThreadsBenchmark {
+    static func crashes(binary: String, runs: Int) throws -> [String] {
+        let base = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "SWIFT_BACKTRACE": "enable=no"]
+        let off = base.merging(["CRASH_REPORTER_DISABLED": "1"]) { $1 }
+        var lines = [
+            "| fault to waitpid (\(runs) runs each, interleaved), µs | no reporter | reporter | overhead |",
+            "|---|---|---|---|",
+        ]
+        for count in [0, 2, 16, 64] {
+            let command = ["threads", String(count)]
+            let environment = ["CRASH_TEST_PARK_ALL_SLEEPING": "1"]
+            var plain: [Double] = []
+            var reporter: [Double] = []
+            for _ in 0..<runs {
+                plain.append(
+                    try CrashBenchmark.crashOnce(
+                        binary: binary, environment: off.merging(environment) { $1 }, arguments: command
+                    ).microseconds)
+                reporter.append(
+                    try CrashBenchmark.crashOnce(
+                        binary: binary, environment: base.merging(environment) { $1 }, arguments: command
+                    ).microseconds)
+            }
+            let a = Stats(samples: plain).median
+            let b = Stats(samples: reporter).median
+            let label = count == 0 ? "main thread only (+ the monitor)" : "\(count) other threads sleeping"
+            lines.append("| \(label) | \(format(a, 0)) | \(format(b, 0)) | \(format(b - a, 0)) |")
+        }
+        return lines
+    }
+
+    /// Runs in this process, last: it starts the reporter here.
+    static func snapshots(runs: Int) throws -> [String] {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("bench-snapshot-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: state) }
+        try CrashReporter.start(
+            Options(appName: "bench", stateDirectory: state.path, deliverAtStart: false, snapshotSignal: .off),
+            environment: ["HOME": NSTemporaryDirectory()])
+        for _ in 0..<100 { Breadcrumbs.record("step", category: "bench", data: [("index", "1")]) }
+        let sleepers = (0..<16).map { index in
+            let thread = Thread { while true { Thread.sleep(forTimeInterval: 60) } }
+            thread.name = "worker-\(index)"
+            return thread
+        }
+        sleepers.forEach { $0.start() }
+        Thread.sleep(forTimeInterval: 0.1)
+        var pauses: [Double] = []
+        var wholes: [Double] = []
+        var size = 0
+        for _ in 0..<runs {
+            let began = ContinuousClock.now
+            guard let id = CrashReporter.snapshot(reason: "benchmark") else { throw POSIXError(.EIO) }
+            wholes.append(nanoseconds(ContinuousClock.now - began) / 1000)
+            pauses.append(Double(scr_last_capture_pause_ns()) / 1000)
+            let file = state.appendingPathComponent("pending/\(id).crash").path
+            size = max(size, (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
+            if ProcessInfo.processInfo.environment["BENCH_KEEP_SNAPSHOT"] != nil {
+                try? FileManager.default.copyItem(atPath: file, toPath: "/tmp/bench-snapshot.crash")
+            }
+            try FileManager.default.removeItem(atPath: file)
+        }
+        let beat = try CrashReporter.heartbeat("bench").unwrap()
+        let ticks = 50_000_000
+        let clock = ContinuousClock()
+        let began = clock.now
+        for _ in 0..<ticks { beat.tick() }
+        let perTick = nanoseconds(clock.now - began) / Double(ticks)
+        let pause = Stats(samples: pauses)
+        let whole = Stats(samples: wholes)
+        return [
+            "| snapshot with 16 other threads (\(runs) runs) | median | p90 | max |", "|---|---|---|---|",
+            "| threads paused (first capture signal to last thread back), µs | \(format(pause.median, 0)) | "
+                + "\(format(pause.p90, 0)) | \(format(pause.sorted.last ?? .nan, 0)) |",
+            "| snapshot(reason:) returns, µs | \(format(whole.median, 0)) | \(format(whole.p90, 0)) | "
+                + "\(format(whole.sorted.last ?? .nan, 0)) |",
+            "",
+            "Snapshot size with 16 other threads and 100 breadcrumbs (gzip): \(size) bytes (largest).",
+            "heartbeat.tick(): \(format(perTick, 2)) ns (\(ticks) ticks).",
+            "Memory reserved at start() with the defaults: \(CrashReporter.reservedBytes) bytes, of which "
+                + "\(scr_reserved_thread_bytes()) for the other threads' slots (256 threads × 64 frames).",
+        ]
+    }
+}
+
+extension Optional {
+    fileprivate func unwrap() throws -> Wrapped {
+        guard let value = self else { throw POSIXError(.ENOENT) }
+        return value
+    }
+}

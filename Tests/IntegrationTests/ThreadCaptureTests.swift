@@ -1,0 +1,130 @@
+import CrashReportFormat
+import Foundation
+import Testing
+
+/// A crash report shows every thread of the process: parked threads with their names and whole
+/// stacks, a thread that cannot answer named as such, a deep recursion with both of its ends.
+@Suite("Every thread at crash time")
+struct ThreadCaptureTests {
+    let binary = Binaries.crashTest(build: "debug")
+
+    /// Crashes `crash-test` with `arguments` and returns its one report, validated.
+    func crashReport(_ sandbox: CrashSandbox, _ arguments: [String]) async throws -> ReportFile {
+        let result = try await sandbox.run(arguments)
+        #expect(result.signal == SIGSEGV, "status \(result.status), stderr: \(result.stderr)")
+        let reports = sandbox.reports
+        try #require(reports.count == 1, "expected one report, found \(reports.count)")
+        _ = try ReportDecoding.decode(file: reports[0].path)  // validates against the schema
+        return try ReportFile(reports[0])
+    }
+
+    /// The thread's frames: all there, and the walk reached the thread's entry (the unwinder
+    /// met the outermost frame, whose caller is marked undefined) in the C library.
+    func expectWholeStack(_ report: ReportFile, _ thread: [String: Any], _ name: String) {
+        let frames = thread["frames"] as? [[String: Any]] ?? []
+        #expect(thread["unwind_error"] is NSNull, "\(name): \(thread["unwind_error"] ?? "")")
+        #expect(frames.count >= 3, "\(name): \(frames.count) frames")
+        let outermost = frames.last.flatMap { report.imageName(of: $0) } ?? ""
+        #expect(outermost.hasPrefix("libc.so"), "\(name) ends in \(outermost), not in the C library's thread entry")
+    }
+
+    @Test("8 named threads parked in different waits: each is in the report with its name and its whole stack")
+    func parkedThreads() async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        let report = try await crashReport(sandbox, ["threads", "8"])
+        let symbols = try ELFSymbols(file: sandbox.binary)
+
+        let threads = report.threads
+        let first = try #require(threads.first)
+        #expect(first["crashed"] as? Bool == true && first["main"] as? Bool == true, "the crashing thread comes first")
+        #expect(threads.dropFirst().allSatisfy { $0["crashed"] as? Bool == false })
+        let others = threads.dropFirst().compactMap { $0["id"] as? Int }
+        #expect(others == others.sorted(), "the others follow by id")
+        #expect(report.json["threads_total"] as? Int == threads.count + 1, "every thread and the monitor")
+        #expect(report.json["threads_omitted"] as? Int == 0)
+
+        let waits = ["park_in_mutex", "park_in_sleep", "park_in_read", "park_in_busy_loop"]
+        for index in 1...8 {
+            let name = "parked-\(index)"
+            let thread = try #require(report.thread(named: name), "\(name) missing from \(threads.map { $0["name"] ?? "" })")
+            expectWholeStack(report, thread, name)
+            let functions = report.mainImageSymbols(symbols, frames: thread["frames"] as? [[String: Any]] ?? [])
+            let wait = waits[(index - 1) % 4]
+            #expect(functions.contains { $0.contains(wait) }, "\(name) should be in \(wait): \(functions)")
+            #expect(thread["registers"] is [String: Any])
+        }
+        expectWholeStack(report, first, "the crashing thread")
+    }
+
+    @Test("a thread that blocks the capture signal is named as not answering, and the report is still written")
+    func blockedThread() async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        let began = Date()
+        let report = try await crashReport(sandbox, ["threads", "2", "--blocked"])
+        let took = Date().timeIntervalSince(began)
+        let blocked = try #require(report.thread(named: "blocked"))
+        #expect(blocked["unwind_error"] as? String == "signal_blocked")
+        #expect((blocked["frames"] as? [Any])?.isEmpty == true)
+        #expect(blocked["registers"] is NSNull)
+        #expect(blocked["id"] as? Int ?? 0 > 0)
+        #expect(report.thread(named: "parked-2")?["unwind_error"] is NSNull, "the others still answered")
+        // The wait is bounded (100 ms by default): the whole run stays far below the handler's
+        // 10 s watchdog, which would otherwise end it without a report.
+        #expect(took < 8, "the crashing run took \(took) s")
+    }
+
+    @Test("a thread's stack overflow keeps the innermost and the outermost frames, with the count between")
+    func stackOverflowKeepsBothEnds() async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        let report = try await crashReport(sandbox, ["crash", "thread-stack-overflow"])
+        let crashed = try #require(report.threads.first)
+        #expect(crashed["name"] as? String == "deep-worker")
+        let omitted = crashed["frames_omitted"] as? Int ?? 0
+        let at = crashed["frames_omitted_at"] as? Int ?? 0
+        #expect(omitted > 1000, "a recursion that overflowed 8 MiB leaves many frames out: \(omitted)")
+        #expect(at == 192)
+        #expect(report.crash["frames_omitted"] as? Int == omitted, "the crash object says the same")
+        expectWholeStack(report, crashed, "deep-worker")
+
+        let frames = crashed["frames"] as? [[String: Any]] ?? []
+        let symbols = try ELFSymbols(file: sandbox.binary)
+        let inner = report.mainImageSymbols(symbols, frames: Array(frames.prefix(at)))
+        let outer = report.mainImageSymbols(symbols, frames: Array(frames.suffix(from: at)))
+        #expect(inner.allSatisfy { $0.contains("recurseUntilOverflow") }, "innermost: \(Set(inner))")
+        #expect(outer.contains { $0.contains("onBackgroundThread") }, "where the recursion started: \(outer)")
+        #expect(outer.contains { $0.contains("start_prepared") }, "the thread's entry: \(outer)")
+    }
+
+    @Test("a thread started before start() overflows its stack: it had an alternate stack, so a report is written")
+    func earlyThreadStackOverflow() async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        let report = try await crashReport(sandbox, ["crash", "early-thread-stack-overflow"])
+        let crashed = try #require(report.threads.first)
+        #expect(crashed["name"] as? String == "early-loop")
+        #expect(crashed["frames_omitted"] as? Int ?? 0 > 0)
+    }
+
+    @Test("frames in a library opened after start() resolve to it and to its functions")
+    func libraryOpenedLater() async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        let library = sandbox.root.appendingPathComponent("libcrashlibrary.so")
+        let source = Binaries.packageRoot.appendingPathComponent("Examples/CrashTest/Library/crash_library.c")
+        let compiler = try await ChildProcess.run(
+            ["/usr/bin/cc", "-shared", "-fPIC", "-g", "-O1", "-o", library.path, source.path],
+            environment: ["PATH": "/usr/bin:/bin"])
+        try #require(compiler.exitCode == 0, "cc: \(compiler.stderr)")
+
+        let report = try await crashReport(sandbox, ["dlopen-crash", library.path])
+        let index = try #require(report.images.firstIndex { $0["name"] as? String == "libcrashlibrary.so" })
+        let frames = report.frames
+        #expect(frames.first?["image"] as? Int == index, "frame 0 is in the library opened late")
+        let functions = report.imageSymbols(try ELFSymbols(file: library), image: index, frames: frames)
+        #expect(functions.prefix(2) == ["crash_library_fault", "crash_library_entry"], "\(functions)")
+        #expect((report.images[index]["build_id"] as? String ?? "").count == 40)
+    }
+}
