@@ -40,12 +40,28 @@ void scr_report_write_frames(scr_writer *w, const scr_unwind_result *unwind) {
 }
 
 
+// Async-signal-safe: pure computation. A thread's name is set by code, but a service could put
+// anything in its 15 bytes: one that could hold an e-mail address (an `@`), an IPv4 address
+// (three dots between digits) or a card number (13 digits or more) is written as `[redacted]`,
+// the word the scrubber uses for breadcrumb values.
+static const char *safe_name(const char *name) {
+    int digits = 0;
+    int dots_after_digit = 0;
+    for (size_t i = 0; i < 16 && name[i] != '\0'; i++) {
+        char c = name[i];
+        if (c == '@') return "[redacted]";
+        if (c >= '0' && c <= '9') digits++;
+        if (c == '.' && i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9') dots_after_digit++;
+    }
+    return digits >= 13 || dots_after_digit >= 3 ? "[redacted]" : name;
+}
+
 // Async-signal-safe: writer calls only.
 static void write_head(scr_writer *w, pid_t tid, const char *name, bool crashed, pid_t main_tid) {
     scr_json_key(w, "id");
     scr_json_u64(w, (uint64_t)tid);
     scr_json_key(w, "name");
-    scr_json_cstring(w, name, 15);
+    scr_json_cstring(w, safe_name(name), 15);
     scr_json_key(w, "crashed");
     scr_json_bool(w, crashed);
     scr_json_key(w, "main");

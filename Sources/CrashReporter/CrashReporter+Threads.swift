@@ -1,4 +1,5 @@
 import CCrashReporter
+import Tracking
 
 extension CrashReporter {
     /// Gives the calling thread an alternate signal stack, so that a stack overflow on it still
@@ -22,19 +23,19 @@ extension CrashReporter {
     public static func snapshot(reason: String, timeout: Double = 5) -> String? {
         var id = [CChar](repeating: 0, count: 37)
         let waitMs = UInt32(clamping: Int((max(0, timeout) * 1000).rounded(.up)))
-        let result = reason.withCString { scr_snapshot($0, waitMs, &id) }
+        let result = Scrubber.scrub(reason, maxBytes: 255).withCString { scr_snapshot($0, waitMs, &id) }
         guard result == Int32(SCR_OK) else { return nil }
         return String(decoding: id.prefix(36).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// A heartbeat named `name`: tick it from what must stay responsive (an event loop, a job
+    /// A heartbeat named `name` (scrubbed like a breadcrumb value): tick it from what must stay responsive (an event loop, a job
     /// queue). When it has not been ticked for `Options.hangTimeout`, the watchdog writes one
     /// `hang` report with every thread, naming the heartbeat and the thread that ticked it
     /// last, and no second one until it ticks again. Nil before `start` or when 64 heartbeats
     /// exist already.
     public static func heartbeat(_ name: String) -> Heartbeat? {
         guard scr_is_installed() != 0 else { return nil }
-        let index = name.withCString { scr_heartbeat_register($0) }
+        let index = Scrubber.scrub(name, maxBytes: 63).withCString { scr_heartbeat_register($0) }
         return index >= 0 ? Heartbeat(index: index) : nil
     }
 
