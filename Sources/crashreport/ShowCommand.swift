@@ -29,7 +29,7 @@ struct ShowCommand: ToolSubcommand {
         }
         let symbolication = noSymbols ? nil : Symbolicator().symbolication(of: report)
         let renderer = TextRenderer(
-            symbols: symbolication?.symbols ?? [:], runtimeFailure: symbolication?.runtimeFailure)
+            symbols: symbolication?.symbols ?? ReportSymbols(), runtimeFailure: symbolication?.runtimeFailure)
         output.write(renderer.render(report))
     }
 }
