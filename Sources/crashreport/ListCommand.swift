@@ -7,8 +7,7 @@ import Foundation
 struct ListCommand: ToolSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract:
-            "List the reports of a state directory: status, id, time, signal (or kind), top frame (or reason).")
+        abstract: "List the reports of a state directory: status, id, time, signal or kind, top frame.")
 
     @Flag(help: "Print the list as JSON.")
     var json = false
