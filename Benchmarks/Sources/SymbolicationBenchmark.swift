@@ -17,23 +17,30 @@ enum SymbolicationBenchmark {
         } catch {
             return ["Cannot read \(reportPath): \(error)"]
         }
+        guard var crash = report.crash else {
+            return ["\(reportPath) is a \(report.kind.rawValue) report, not a crash"]
+        }
+        // The crash's frames and its thread's (the same) are looked up once each.
+        crash.frames = Array(crash.frames.prefix(frameCount))
         var trimmed = report
-        trimmed.crash.frames = Array(report.crash.frames.prefix(frameCount))
+        trimmed.crash = crash
+        trimmed.threads = [CrashReport.CapturedThread(crashing: crash)]
+        let frames = crash.frames
         let symbolicator = Symbolicator()
         let clock = ContinuousClock()
 
         var ours: [Double] = []
         var resolved = 0
         for _ in 0..<runs {
-            var symbols: [Int: [FrameSymbol]] = [:]
+            var symbols = ReportSymbols()
             let elapsed = clock.measure { symbols = symbolicator.symbolicate(trimmed) }
             ours.append(nanoseconds(elapsed) / 1e6)
-            resolved = symbols.count
+            resolved = symbols.crash.count
         }
 
         // The same lookups for the command-line tools: `CODE <file> <address in the file>`.
         let input =
-            trimmed.crash.frames.compactMap { frame -> String? in
+            frames.compactMap { frame -> String? in
                 guard let image = trimmed.image(of: frame), let path = symbolicator.localPath(of: image),
                     let offset = image.offset(of: frame.lookupAddress)
                 else { return nil }
@@ -51,12 +58,12 @@ enum SymbolicationBenchmark {
             toolLines = output.split(separator: "\n").count
         }
         let (a, b) = (Stats(samples: ours), Stats(samples: theirs))
-        let distinct = Set(trimmed.crash.frames.map { "\($0.ip.hex) \($0.trust)" }).count
+        let distinct = Set(frames.map { "\($0.ip.hex) \($0.trust)" }).count
         return [
-            "\(trimmed.crash.frames.count) frames, \(distinct) distinct; both look up all \(trimmed.crash.frames.count)"
+            "\(frames.count) frames, \(distinct) distinct; both look up all \(frames.count)"
                 + " (the symbolicator asks the runtime once per distinct frame).",
             "",
-            "| \(trimmed.crash.frames.count)-frame report | first run | median of \(runs) | frames with a symbol |",
+            "| \(frames.count)-frame report | first run | median of \(runs) | frames with a symbol |",
             "|---|---:|---:|---:|",
             "| `Symbolicator` (Swift runtime, in process) | \(format(ours[0])) ms | \(format(a.median)) ms | \(resolved) |",
             "| `llvm-symbolizer` + `swift-demangle` | \(format(theirs[0])) ms | \(format(b.median)) ms | (\(toolLines) output lines) |",

@@ -10,7 +10,7 @@ package struct Deliverer: Sendable {
     package var transport: any ReportTransport
     package var policy: DeliveryPolicy
     /// Symbols for a report; nil symbolicates nothing.
-    package var symbolicate: (@Sendable (CrashReport) -> [Int: [FrameSymbol]])?
+    package var symbolicate: (@Sendable (CrashReport) -> ReportSymbols)?
     /// Asked before each report: false means the user opted out since, and pending reports
     /// are deleted instead of sent.
     package var isAllowed: @Sendable () -> Bool
@@ -21,7 +21,7 @@ package struct Deliverer: Sendable {
         store: ReportStore,
         transport: any ReportTransport,
         policy: DeliveryPolicy = DeliveryPolicy(),
-        symbolicate: (@Sendable (CrashReport) -> [Int: [FrameSymbol]])? = nil,
+        symbolicate: (@Sendable (CrashReport) -> ReportSymbols)? = nil,
         isAllowed: @escaping @Sendable () -> Bool = { true },
         now: @escaping @Sendable () -> Timestamp = { .now() },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
@@ -73,7 +73,7 @@ package struct Deliverer: Sendable {
                 summary.rejected.append(id)
                 continue
             }
-            let symbols = transport.wantsSymbols ? (symbolicate?(report) ?? [:]) : [:]
+            let symbols = transport.wantsSymbols ? (symbolicate?(report) ?? ReportSymbols()) : ReportSymbols()
             let outcome = transport.send(
                 OutgoingReport(id: report.reportID, fileData: bytes, report: report, symbols: symbols))
             switch policy.decide(outcome, state: state, now: now(), random: random()) {

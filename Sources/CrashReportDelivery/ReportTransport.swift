@@ -7,9 +7,9 @@ package struct OutgoingReport: Sendable {
     /// The `.crash` file's bytes (gzip-compressed JSON), as the handler wrote them.
     package var fileData: [UInt8]
     package var report: CrashReport
-    package var symbols: [Int: [FrameSymbol]]
+    package var symbols: ReportSymbols
 
-    package init(id: String, fileData: [UInt8], report: CrashReport, symbols: [Int: [FrameSymbol]]) {
+    package init(id: String, fileData: [UInt8], report: CrashReport, symbols: ReportSymbols) {
         self.id = id
         self.fileData = fileData
         self.report = report

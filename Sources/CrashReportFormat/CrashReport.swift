@@ -1,32 +1,51 @@
-/// A crash report, schema version 1 (docs/report-schema.md, docs/report.schema.json).
+/// A report: a crash, or a snapshot or hang of a process that went on (schema versions 1 and 2;
+/// docs/report-schema.md, docs/report.schema.json).
 ///
 /// Read one with ``ReportDecoding``; it validates the JSON against the schema before decoding,
-/// so a value of this type always came from a well-formed report.
+/// so a value of this type always came from a well-formed report. A version 1 report reads as a
+/// crash whose ``threads`` is the crashing thread alone, built from ``crash``.
 public struct CrashReport: Codable, Sendable, Equatable {
-    /// The only schema version this reader knows.
-    public static let supportedSchemaVersion = 1
+    /// The newest schema version this reader knows; it reads every version from 1 to this one.
+    public static let supportedSchemaVersion = 2
 
+    /// The version of the file the report was read from (1 or 2); the JSON renderer writes
+    /// that version's shape back.
     public var schemaVersion: Int
-    /// A random UUID v4, new for every crash.
+    /// Crash, snapshot or hang.
+    public var kind: Kind
+    /// A random UUID v4, new for every report.
     public var reportID: String
-    /// Wall-clock time of the crash, ISO-8601 UTC with milliseconds.
+    /// Wall-clock time of the crash or snapshot, ISO-8601 UTC with milliseconds.
     public var timestamp: String
-    /// Wall-clock time of the crash, Unix milliseconds.
+    /// Wall-clock time of the crash or snapshot, Unix milliseconds.
     public var timestampMs: Int64
     /// How long the process had been running, in milliseconds.
     public var uptimeMs: Int64
     public var app: App
     public var os: OperatingSystem
-    public var crash: Crash
+    /// What happened and where, for a crash; nil for a snapshot or a hang.
+    public var crash: Crash?
+    /// Why the report was written, for a snapshot or a hang; nil for a crash.
+    public var snapshot: Snapshot?
+    /// The threads captured: for a crash the crashing thread first, then the others by id.
+    public var threads: [CapturedThread]
+    /// How many threads the process had, the crashing one included.
+    public var threadsTotal: Int
+    /// Threads beyond the configured maximum, not in ``threads``.
+    public var threadsOmitted: Int
     public var images: [Image]
     public var breadcrumbs: Breadcrumbs
 
+    /// A report. `threads` defaults to the crashing thread alone (built from `crash`), and
+    /// `threadsTotal` to the number of threads given plus `threadsOmitted`.
     public init(
-        schemaVersion: Int = CrashReport.supportedSchemaVersion, reportID: String, timestamp: String,
-        timestampMs: Int64, uptimeMs: Int64, app: App, os: OperatingSystem, crash: Crash, images: [Image],
-        breadcrumbs: Breadcrumbs
+        schemaVersion: Int = CrashReport.supportedSchemaVersion, kind: Kind = .crash, reportID: String,
+        timestamp: String, timestampMs: Int64, uptimeMs: Int64, app: App, os: OperatingSystem, crash: Crash?,
+        snapshot: Snapshot? = nil, threads: [CapturedThread]? = nil, threadsTotal: Int? = nil,
+        threadsOmitted: Int = 0, images: [Image], breadcrumbs: Breadcrumbs
     ) {
         self.schemaVersion = schemaVersion
+        self.kind = kind
         self.reportID = reportID
         self.timestamp = timestamp
         self.timestampMs = timestampMs
@@ -34,17 +53,25 @@ public struct CrashReport: Codable, Sendable, Equatable {
         self.app = app
         self.os = os
         self.crash = crash
+        self.snapshot = snapshot
+        self.threads = threads ?? crash.map { [CapturedThread(crashing: $0)] } ?? []
+        self.threadsOmitted = threadsOmitted
+        self.threadsTotal = threadsTotal ?? self.threads.count + threadsOmitted
         self.images = images
         self.breadcrumbs = breadcrumbs
     }
 
     enum CodingKeys: String, CodingKey {
         case schemaVersion = "schema_version"
+        case kind
         case reportID = "report_id"
         case timestamp
         case timestampMs = "timestamp_ms"
         case uptimeMs = "uptime_ms"
-        case app, os, crash, images, breadcrumbs
+        case app, os, crash, snapshot, threads
+        case threadsTotal = "threads_total"
+        case threadsOmitted = "threads_omitted"
+        case images, breadcrumbs
     }
 
     /// The image a frame points into, if its index is valid.

@@ -39,7 +39,7 @@ public enum ReportDecoding {
         }
         // The version decides which schema applies, so it is looked at before anything else.
         if case .number(let number)? = members["schema_version"], number.isInteger,
-            number != JSONNumber(CrashReport.supportedSchemaVersion)
+            !(1...CrashReport.supportedSchemaVersion).contains(number.clampedInt)
         {
             throw .unsupportedSchemaVersion(number.clampedInt)
         }
@@ -53,13 +53,16 @@ public enum ReportDecoding {
         if let outOfRange = firstNumberOutOfRange(value, path: "") { throw .invalidReport([outOfRange]) }
         do {
             return try JSONValueDecoder().decode(CrashReport.self, from: value)
+        } catch DecodingError.keyNotFound(let key, let context) {
+            // A member the schema leaves optional but the version needs (version 2's `kind`).
+            throw .missingMember(JSONPointer.pointer(codingPath: context.codingPath + [key]))
         } catch {
             throw .invalidReport([violation(for: error)])
         }
     }
 
-    /// The first number that is not an integer in `Int64`'s range (every number in a version 1
-    /// report is one: times, counts, ids, sizes). Only called on a schema-valid report, whose
+    /// The first number that is not an integer in `Int64`'s range (every number in a report is
+    /// one: times, counts, ids, sizes). Only called on a schema-valid report, whose
     /// depth the schema bounds.
     private static func firstNumberOutOfRange(_ value: JSONValue, path: String) -> SchemaViolation? {
         switch value {

@@ -52,7 +52,7 @@ public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notJSON(let reason): "not JSON: \(reason)"
         case .notAReport(let reason): "not a crash report: \(reason)"
         case .unsupportedSchemaVersion(let version):
-            "unsupported schema version \(version) (this reader knows version \(CrashReport.supportedSchemaVersion))"
+            "unsupported schema version \(version) (this reader knows versions \(knownVersions))"
         case .missingMember(let path): "missing member \(path)"
         case .invalidReport(let violations):
             switch violations.count {
@@ -61,6 +61,12 @@ public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
             default: "invalid report: \(violations[0]) (and \(violations.count - 1) more)"
             }
         }
+    }
+
+    /// `1 and 2`, `1 to 3`.
+    private var knownVersions: String {
+        let newest = CrashReport.supportedSchemaVersion
+        return newest == 2 ? "1 and 2" : "1 to \(newest)"
     }
 
     init(_ error: GzipError) {

@@ -2,14 +2,14 @@
 // Keep it identical to docs/report.schema.json: ReportSchemaTests compares the two byte for byte.
 // To update it, paste the file between the raw-string delimiters below.
 
-/// docs/report.schema.json (JSON Schema 2020-12), the contract for schema version 1.
+/// docs/report.schema.json (JSON Schema 2020-12), the contract for schema versions 1 and 2.
 public enum ReportSchema {
     /// The schema's JSON text, exactly as in docs/report.schema.json.
     public static let json: String = #"""
         {
           "$schema": "https://json-schema.org/draft/2020-12/schema",
           "$id": "https://swift-crash-reporter.invalid/report.schema.json",
-          "title": "swift-crash-reporter crash report, schema version 1",
+          "title": "swift-crash-reporter report, schema versions 1 and 2",
           "type": "object",
           "required": [
             "schema_version",
@@ -27,7 +27,18 @@ public enum ReportSchema {
           "properties": {
             "schema_version": {
               "type": "integer",
-              "const": 1
+              "enum": [
+                1,
+                2
+              ]
+            },
+            "kind": {
+              "type": "string",
+              "enum": [
+                "crash",
+                "snapshot",
+                "hang"
+              ]
             },
             "report_id": {
               "type": "string",
@@ -102,7 +113,10 @@ public enum ReportSchema {
               }
             },
             "crash": {
-              "type": "object",
+              "type": [
+                "object",
+                "null"
+              ],
               "required": [
                 "signal",
                 "message",
@@ -198,8 +212,73 @@ public enum ReportSchema {
                     "string",
                     "null"
                   ]
+                },
+                "frames_omitted": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "frames_omitted_at": {
+                  "type": "integer",
+                  "minimum": 0
                 }
               }
+            },
+            "snapshot": {
+              "type": [
+                "object",
+                "null"
+              ],
+              "required": [
+                "reason",
+                "heartbeat"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "reason": {
+                  "type": "string",
+                  "maxLength": 255
+                },
+                "heartbeat": {
+                  "type": [
+                    "object",
+                    "null"
+                  ],
+                  "required": [
+                    "name",
+                    "thread_id",
+                    "late_ms"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "name": {
+                      "type": "string",
+                      "maxLength": 63
+                    },
+                    "thread_id": {
+                      "type": "integer",
+                      "minimum": 1
+                    },
+                    "late_ms": {
+                      "type": "integer",
+                      "minimum": 0
+                    }
+                  }
+                }
+              }
+            },
+            "threads": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/thread"
+              }
+            },
+            "threads_total": {
+              "type": "integer",
+              "minimum": 0
+            },
+            "threads_omitted": {
+              "type": "integer",
+              "minimum": 0
             },
             "images": {
               "type": "array",
@@ -348,6 +427,74 @@ public enum ReportSchema {
                     "type": "string",
                     "maxLength": 31
                   }
+                }
+              }
+            },
+            "thread": {
+              "type": "object",
+              "required": [
+                "id",
+                "name",
+                "crashed",
+                "main",
+                "registers",
+                "frames",
+                "frames_truncated",
+                "frames_omitted",
+                "frames_omitted_at",
+                "unwind_error"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "id": {
+                  "type": "integer",
+                  "minimum": 1
+                },
+                "name": {
+                  "type": "string",
+                  "maxLength": 15
+                },
+                "crashed": {
+                  "type": "boolean"
+                },
+                "main": {
+                  "type": "boolean"
+                },
+                "registers": {
+                  "type": [
+                    "object",
+                    "null"
+                  ],
+                  "minProperties": 1,
+                  "additionalProperties": {
+                    "$ref": "#/$defs/address"
+                  }
+                },
+                "frames": {
+                  "type": "array",
+                  "minItems": 0,
+                  "maxItems": 256,
+                  "items": {
+                    "$ref": "#/$defs/frame"
+                  }
+                },
+                "frames_truncated": {
+                  "type": "boolean"
+                },
+                "frames_omitted": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "frames_omitted_at": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "unwind_error": {
+                  "type": [
+                    "string",
+                    "null"
+                  ],
+                  "pattern": "^[a-z_]{1,31}$"
                 }
               }
             }

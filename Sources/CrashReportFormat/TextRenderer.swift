@@ -1,19 +1,21 @@
-/// Renders a report as a crash log for people: the header, the fatal-error message first when
-/// there is one, the signal, the crashing thread, its frames, the registers, the breadcrumbs
-/// (with times relative to the crash) and the loaded images.
+/// Renders a report as a crash log for people: the header, then for a crash the fatal-error
+/// message first when there is one, the signal and the crashing thread, or for a snapshot or a
+/// hang what it is (its reason, the late heartbeat); then every thread's frames (the crashing
+/// thread first), the crash's registers, the breadcrumbs (with times relative to the report)
+/// and the loaded images.
 ///
 /// Every string that came from the report is printed with control characters escaped, so a
 /// report cannot move the cursor or change colours in the reader's terminal.
 public struct TextRenderer: Sendable {
-    /// Symbols by frame index (see ``FrameSymbol``).
-    public var symbols: [Int: [FrameSymbol]]
+    /// Symbols by thread and frame index (see ``ReportSymbols``).
+    public var symbols: ReportSymbols
     /// The "Swift runtime failure: …" reason a symbolicator found for an -O trap, printed
     /// first when the runtime recorded no message of its own.
     public var runtimeFailure: String?
     /// Registers per line in the register table.
     public var registerColumns: Int
 
-    public init(symbols: [Int: [FrameSymbol]] = [:], runtimeFailure: String? = nil, registerColumns: Int = 3) {
+    public init(symbols: ReportSymbols = ReportSymbols(), runtimeFailure: String? = nil, registerColumns: Int = 3) {
         self.symbols = symbols
         self.runtimeFailure = runtimeFailure
         self.registerColumns = max(1, registerColumns)
@@ -21,14 +23,20 @@ public struct TextRenderer: Sendable {
 
     public func render(_ report: CrashReport) -> String {
         var sections = [header(report)]
-        if let message = report.crash.message {
-            sections.append(Text.safe(message))
-        } else if let runtimeFailure {
-            sections.append(Text.safe(runtimeFailure))
+        if let crash = report.crash {
+            if let message = crash.message {
+                sections.append(Text.safe(message))
+            } else if let runtimeFailure {
+                sections.append(Text.safe(runtimeFailure))
+            }
+            sections.append(cause(crash))
+        } else if let snapshot = report.snapshot {
+            sections.append(occasion(report.kind, snapshot))
         }
-        sections.append(cause(report))
-        sections.append(frames(report))
-        sections.append(registers(report.crash.registers))
+        sections.append(contentsOf: threads(report))
+        if let crash = report.crash {
+            sections.append(registers(crash.registers))
+        }
         sections.append(breadcrumbs(report))
         sections.append(images(report.images))
         return sections.joined(separator: "\n\n") + "\n"
@@ -44,15 +52,14 @@ public struct TextRenderer: Sendable {
         var osLine = [os.name, os.release, os.machine].filter { !$0.isEmpty }.map(Text.safe).joined(separator: " ")
         if !os.distribution.isEmpty { osLine += ", " + Text.safe(os.distribution) }
         return [
-            "Crash report \(Text.safe(report.reportID))",
+            "\(report.kind.title) report \(Text.safe(report.reportID))",
             Text.field("App", appLine),
             Text.field("Time", "\(Text.safe(report.timestamp)), \(Text.seconds(report.uptimeMs)) after launch"),
             Text.field("OS", osLine),
         ].joined(separator: "\n")
     }
 
-    func cause(_ report: CrashReport) -> String {
-        let crash = report.crash
+    func cause(_ crash: CrashReport.Crash) -> String {
         let signal = crash.signal
         let addressLabel =
             switch signal.name {
@@ -73,40 +80,19 @@ public struct TextRenderer: Sendable {
         ].joined(separator: "\n")
     }
 
-    func frames(_ report: CrashReport) -> String {
-        let frames = report.crash.frames
-        var lines = ["Frames (\(frames.count)):"]
-        let indexWidth = String(max(frames.count - 1, 0)).count
-        let names = frames.map { report.image(of: $0).map { Text.safe($0.name) } ?? "???" }
-        let nameWidth = min(names.map(\.count).max() ?? 0, 32)
-        for (index, frame) in frames.enumerated() {
-            let image = report.image(of: frame)
-            let location: String
-            if let image, frame.ip >= image.base {
-                location = "\(names[index])+0x\(String(frame.ip.rawValue - image.base.rawValue, radix: 16))"
-            } else {
-                location = "???"
-            }
-            var line =
-                "  " + Text.pad(String(index), indexWidth, right: true) + "  " + Text.pad(names[index], nameWidth)
-            line += "  " + frame.ip.paddedHex + "  " + location
-            let resolved = symbols[index] ?? []
-            if resolved.isEmpty {
-                lines.append(line)
-                continue
-            }
-            let continuation = String(repeating: " ", count: 2 + indexWidth + 2 + nameWidth + 2 + 18)
-            for (position, symbol) in resolved.enumerated() {
-                let text = (symbol.inlined ? "[inlined] " : "") + Text.safe(symbol.text)
-                lines.append((position == 0 ? line + "  " : continuation + "  ") + text)
-            }
-        }
-        if frames.isEmpty { lines.append("  (none)") }
-        if report.crash.framesTruncated {
-            lines.append("  ... stack truncated: the thread had more frames than the report keeps")
-        }
-        if let error = report.crash.unwindError {
-            lines.append("  unwinding stopped early: \(Text.safe(error))")
+    /// What a snapshot or a hang is: `Hang: heartbeat "db" of thread 4250 was 2.500s late`,
+    /// then the reason.
+    func occasion(_ kind: CrashReport.Kind, _ snapshot: CrashReport.Snapshot) -> String {
+        var lines: [String] = []
+        if let heartbeat = snapshot.heartbeat {
+            lines.append(
+                Text.field(
+                    kind.title,
+                    "heartbeat \"\(Text.safe(heartbeat.name))\" of thread \(heartbeat.threadID) was "
+                        + "\(Text.seconds(heartbeat.lateMs)) late"))
+            lines.append(Text.field("Reason", Text.safe(snapshot.reason)))
+        } else {
+            lines.append(Text.field(kind.title, Text.safe(snapshot.reason)))
         }
         return lines.joined(separator: "\n")
     }

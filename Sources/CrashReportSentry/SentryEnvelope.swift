@@ -20,12 +20,12 @@ public enum SentryEnvelope {
         }
     }
 
-    /// The envelope for `report`. `symbols` are the symbolicator's, by frame index (may be
-    /// empty: Sentry can symbolicate on the server from `debug_meta`). `release` defaults to
+    /// The envelope for `report`. `symbols` are the symbolicator's, for the crash's and each
+    /// thread's frames (may be empty: Sentry can symbolicate on the server from `debug_meta`). `release` defaults to
     /// `name@version` from the report, `environment` to the report's. `sentAt` is the envelope
     /// header's `sent_at`, which Sentry uses to correct the sender's clock.
     package static func make(
-        report: CrashReport, symbols: [Int: [FrameSymbol]], release: String?, environment: String?,
+        report: CrashReport, symbols: ReportSymbols, release: String?, environment: String?,
         sdkName: String, sdkVersion: String, sentAt: Timestamp = .now()
     ) throws(Failure) -> [UInt8] {
         let event = try SentryEvent(

@@ -1,20 +1,25 @@
 import CrashReportFormat
 
-/// The event a report becomes in Sentry: a native crash (`platform: native`, `level: fatal`)
-/// with one exception whose mechanism is the signal handler, the crashing thread's frames
-/// oldest first, the loaded images for server-side symbolication, the breadcrumbs, and only the
-/// OS and architecture as context. Field names follow Sentry's event payload
-/// (develop.sentry.dev/sdk/data-model/event-payloads/); see docs/sentry.md.
+/// The event a report becomes in Sentry. A crash is a native crash (`platform: native`, `level:
+/// fatal`) with one exception whose mechanism is the signal handler and whose stack is the
+/// crashing thread's, oldest first; a snapshot or a hang has no exception but a `message` (its
+/// reason), `level` `warning` or `error` and a `report_kind` tag. Every event has every
+/// captured thread's stack in `threads`, the loaded images for server-side symbolication, the
+/// breadcrumbs, and only the OS and architecture as context. Field names follow Sentry's event
+/// payload (develop.sentry.dev/sdk/data-model/event-payloads/); see docs/sentry.md.
 struct SentryEvent: Encodable {
     var event_id: String
     var timestamp: Double
     var platform = "native"
-    var level = "fatal"
+    var level: String
     var release: String?
     var dist: String?
     var environment: String?
-    var exception: Values<Exception>
+    var message: Message?
+    var exception: Values<Exception>?
     var threads: Values<Thread>
+    var tags: [String: String]?
+    var fingerprint: [String]?
     var debug_meta: DebugMeta
     var breadcrumbs: Values<Breadcrumb>
     var contexts: Contexts
@@ -22,6 +27,10 @@ struct SentryEvent: Encodable {
 
     struct Values<T: Encodable>: Encodable {
         var values: [T]
+    }
+
+    struct Message: Encodable {
+        var formatted: String
     }
 
     struct Exception: Encodable {
@@ -52,11 +61,12 @@ struct SentryEvent: Encodable {
 
     struct Stacktrace: Encodable {
         var frames: [Frame]
-        var registers: [String: String]
+        var registers: [String: String]?
     }
 
     struct Frame: Encodable {
-        var instruction_addr: String
+        /// Nil only for the synthetic frame that stands for frames the report left out.
+        var instruction_addr: String?
         var image_addr: String?
         var package: String?
         var function: String?
@@ -64,15 +74,17 @@ struct SentryEvent: Encodable {
         var abs_path: String?
         var lineno: Int?
         var in_app: Bool?
-        var trust: String
+        var trust: String?
     }
 
     struct Thread: Encodable {
         var id: Int
         var name: String?
-        var crashed = true
-        var current = true
+        var crashed: Bool
+        var current: Bool
         var main: Bool
+        /// Nil for a thread that did not answer the capture signal.
+        var stacktrace: Stacktrace?
     }
 
     struct DebugMeta: Encodable {
@@ -130,44 +142,13 @@ struct SentryEvent: Encodable {
 
 extension SentryEvent {
     init(
-        report: CrashReport, symbols: [Int: [FrameSymbol]], release: String?, environment: String?, sdkName: String,
+        report: CrashReport, symbols: ReportSymbols, release: String?, environment: String?, sdkName: String,
         sdkVersion: String
     ) throws(SentryEnvelope.Failure) {
         let eventID = report.reportID.filter { $0 != "-" }.lowercased()
         guard eventID.count == 32, eventID.allSatisfy({ $0.isHexDigit }) else {
             throw .invalidReportID(report.reportID)
         }
-        let crash = report.crash
-        let runtimeFailure = symbols[0]?.first { $0.function.hasPrefix(Self.runtimeFailurePrefix) }?.function
-        // What went wrong, most specific first.
-        let value = Self.nonEmpty(crash.message) ?? runtimeFailure ?? Self.describe(crash.signal)
-
-        var frames: [Frame] = []
-        for (index, frame) in crash.frames.enumerated().reversed() {
-            let image = report.image(of: frame)
-            let base = Frame(
-                instruction_addr: frame.ip.hex, image_addr: image?.base.hex,
-                package: image.map { PathPrivacy.shorten($0.path) }, in_app: image.map(\.main),
-                trust: frame.trust.rawValue)
-            // Oldest first, so the real function comes before the calls inlined into it.
-            let resolved = (symbols[index] ?? []).filter { !$0.function.hasPrefix(Self.runtimeFailurePrefix) }
-            if resolved.isEmpty {
-                frames.append(base)
-                continue
-            }
-            for symbol in resolved.reversed() {
-                var entry = base
-                entry.function = symbol.function
-                if let file = symbol.file {
-                    let shortened = PathPrivacy.shorten(file)
-                    entry.abs_path = shortened
-                    entry.filename = Self.fileName(of: shortened)
-                }
-                entry.lineno = symbol.line
-                frames.append(entry)
-            }
-        }
-
         let images = report.images.filter { !$0.buildID.isEmpty }.map { image in
             Image(
                 code_id: image.buildID.lowercased(), debug_id: SentryEnvelope.debugID(fromBuildID: image.buildID),
@@ -180,27 +161,26 @@ extension SentryEvent {
                 message: item.message, data: item.data.isEmpty ? nil : item.data)
         }
         let app = report.app
+        var occasion: (message: Message?, tags: [String: String]?, fingerprint: [String]?) = (nil, nil, nil)
+        if report.crash == nil {
+            let signature = CrashSignature(report: report)
+            occasion = (
+                Message(formatted: Self.occasion(report)), ["report_kind": report.kind.rawValue],
+                [signature.signal] + signature.frames
+            )
+        }
         self.init(
             event_id: eventID,
             timestamp: Double(report.timestampMs) / 1000,
+            level: Self.level(report.kind),
             release: Self.nonEmpty(release) ?? Self.defaultRelease(app),
             dist: Self.nonEmpty(app.build),
             environment: Self.nonEmpty(environment) ?? Self.nonEmpty(app.environment),
-            exception: Values(values: [
-                Exception(
-                    type: crash.signal.name, value: value, thread_id: crash.thread.id,
-                    mechanism: Mechanism(
-                        meta: .init(
-                            signal: .init(
-                                number: crash.signal.number, code: crash.signal.code, name: crash.signal.name,
-                                code_name: crash.signal.codeName))),
-                    stacktrace: Stacktrace(
-                        frames: frames,
-                        registers: crash.registers.values.mapValues(\.hex)))
-            ]),
-            threads: Values(values: [
-                Thread(id: crash.thread.id, name: Self.nonEmpty(crash.thread.name), main: crash.thread.main)
-            ]),
+            message: occasion.message,
+            exception: report.crash.map { Values(values: [Self.exception($0, symbols: symbols.crash, in: report)]) },
+            threads: Values(values: Self.threads(report, symbols: symbols)),
+            tags: occasion.tags,
+            fingerprint: occasion.fingerprint,
             debug_meta: DebugMeta(images: images),
             breadcrumbs: Values(values: breadcrumbs),
             contexts: Contexts(
@@ -210,6 +190,34 @@ extension SentryEvent {
                     kernel_version: Self.nonEmpty(report.os.release)),
                 device: .init(arch: report.os.machine)),
             sdk: SDK(name: sdkName, version: sdkVersion, settings: .init()))
+    }
+
+    /// `fatal` for a crash, `error` for a hang, `warning` for a snapshot.
+    static func level(_ kind: CrashReport.Kind) -> String {
+        switch kind {
+        case .crash: "fatal"
+        case .hang: "error"
+        case .snapshot: "warning"
+        }
+    }
+
+    /// The crash as Sentry's exception: the signal, what went wrong, the crashing thread's stack.
+    static func exception(_ crash: CrashReport.Crash, symbols: [Int: [FrameSymbol]], in report: CrashReport)
+        -> Exception
+    {
+        let runtimeFailure = symbols[0]?.first { $0.function.hasPrefix(runtimeFailurePrefix) }?.function
+        // What went wrong, most specific first.
+        let value = nonEmpty(crash.message) ?? runtimeFailure ?? describe(crash.signal)
+        return Exception(
+            type: crash.signal.name, value: value, thread_id: crash.thread.id,
+            mechanism: Mechanism(
+                meta: .init(
+                    signal: .init(
+                        number: crash.signal.number, code: crash.signal.code, name: crash.signal.name,
+                        code_name: crash.signal.codeName))),
+            stacktrace: Stacktrace(
+                frames: frames(crash.frames, crash.stackLines, symbols: symbols, in: report),
+                registers: crash.registers.values.mapValues(\.hex)))
     }
 
     static let runtimeFailurePrefix = "Swift runtime failure: "
@@ -229,7 +237,7 @@ extension SentryEvent {
         return String(trimmed[trimmed.index(after: slash)...])
     }
 
-    private static func nonEmpty(_ string: String?) -> String? {
+    static func nonEmpty(_ string: String?) -> String? {
         guard let string, !string.isEmpty else { return nil }
         return string
     }

@@ -11,7 +11,7 @@ enum Transports {
     }
 
     /// Symbols for the transports that want them, from the binaries still on this machine.
-    static let symbolicator: (@Sendable (CrashReport) -> [Int: [FrameSymbol]])? = { report in
+    static let symbolicator: (@Sendable (CrashReport) -> ReportSymbols)? = { report in
         Symbolicator().symbolicate(report)
     }
 }

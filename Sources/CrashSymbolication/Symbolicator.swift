@@ -20,16 +20,22 @@ public struct Symbolicator: Sendable {
         self.homeDirectory = homeDirectory
     }
 
-    /// Symbols by frame index, innermost inlined call first (the shape ``TextRenderer`` takes).
-    public func symbolicate(_ report: CrashReport) -> [Int: [FrameSymbol]] {
+    /// Symbols for the crash's frames and every thread's, innermost inlined call first (the
+    /// shape ``TextRenderer`` takes).
+    public func symbolicate(_ report: CrashReport) -> ReportSymbols {
         symbolication(of: report).symbols
     }
 
     /// Symbols plus what happened to each image and the runtime-failure reason.
     public func symbolication(of report: CrashReport) -> Symbolication {
+        // The crash's frames, then each thread's, looked up in one pass: the runtime looks up
+        // each distinct frame once, and the crashing thread's frames are the crash's again.
+        let crashFrames = report.crash?.frames ?? []
+        let stacks = [crashFrames] + report.threads.map(\.frames)
+        let allFrames = stacks.flatMap { $0 }
         var statuses: [Int: Symbolication.ImageStatus] = [:]
         var usable: [Int: UsableImage] = [:]
-        for index in Set(report.crash.frames.compactMap(\.imageIndex)).sorted()
+        for index in Set(allFrames.compactMap(\.imageIndex)).sorted()
         where report.images.indices.contains(index) {
             let image = report.images[index]
             let (status, file) = resolve(image)
@@ -39,11 +45,30 @@ public struct Symbolicator: Sendable {
             }
         }
         guard !usable.isEmpty else {
-            return Symbolication(symbols: [:], runtimeFailure: nil, images: statuses)
+            return Symbolication(symbols: ReportSymbols(), runtimeFailure: nil, images: statuses)
         }
-        let (symbols, failure) = RuntimeSymbolication.run(
-            frames: report.crash.frames, images: usable, architecture: report.os.machine)
-        return Symbolication(symbols: symbols, runtimeFailure: failure, images: statuses)
+        let (flat, failure) = RuntimeSymbolication.run(
+            frames: allFrames, images: usable, architecture: report.os.machine)
+        // Back from one flat list to each stack's own frame indices.
+        var perStack: [[Int: [FrameSymbol]]] = []
+        var start = 0
+        for stack in stacks {
+            var symbols: [Int: [FrameSymbol]] = [:]
+            for offset in stack.indices {
+                if let found = flat[start + offset] { symbols[offset] = found }
+            }
+            perStack.append(symbols)
+            start += stack.count
+        }
+        var threads: [Int: [Int: [FrameSymbol]]] = [:]
+        for (index, symbols) in perStack.dropFirst().enumerated() where !symbols.isEmpty {
+            threads[index] = symbols
+        }
+        // Only a crash's first frame is a trap the compiler may have named.
+        let runtimeFailure = crashFrames.isEmpty ? nil : failure
+        return Symbolication(
+            symbols: ReportSymbols(crash: perStack[0], threads: threads), runtimeFailure: runtimeFailure,
+            images: statuses)
     }
 
     /// The path of an image's file on this machine: `~` expanded, `nil` for the vDSO and other
@@ -102,17 +127,18 @@ public struct Symbolication: Sendable, Equatable {
         case unreadable(path: String, reason: String)
     }
 
-    /// Symbols by frame index, innermost inlined call first, all but the last `inlined`.
-    public var symbols: [Int: [FrameSymbol]]
+    /// Symbols for the crash's and each thread's frames, by frame index, innermost inlined
+    /// call first, all but the last `inlined`.
+    public var symbols: ReportSymbols
     /// The reason the compiler recorded for a `-O` trap in the crashing frame, e.g.
     /// `Swift runtime failure: Unexpectedly found nil while unwrapping an Optional value`:
     /// the name of the pseudo-function that the trap instruction is "inlined" from. `nil` when
     /// frame 0 is not such a trap or its image has no debug information.
     public var runtimeFailure: String?
-    /// By image index, for each image that a frame points into.
+    /// By image index, for each image that a frame (of the crash or of any thread) points into.
     public var images: [Int: ImageStatus]
 
-    public init(symbols: [Int: [FrameSymbol]], runtimeFailure: String?, images: [Int: ImageStatus]) {
+    public init(symbols: ReportSymbols, runtimeFailure: String?, images: [Int: ImageStatus]) {
         self.symbols = symbols
         self.runtimeFailure = runtimeFailure
         self.images = images

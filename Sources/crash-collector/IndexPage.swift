@@ -37,15 +37,15 @@ enum IndexPage {
 
             """
         let reportCount = groups.reduce(0) { $0 + $1.count }
-        html += "<h2>Crash groups</h2>\n<p>\(reportCount) reports in \(groups.count) groups. "
+        html += "<h2>Report groups</h2>\n<p>\(reportCount) reports in \(groups.count) groups. "
         html += "<a href=\"/api/reports\">JSON</a></p>\n"
         if groups.isEmpty {
             html += "<p>No reports yet.</p>\n"
         } else {
-            html += "<table><tr><th>Signature</th><th>Crashed in</th><th>App</th><th>Count</th>"
+            html += "<table><tr><th>Kind</th><th>Signature</th><th>Crashed in</th><th>App</th><th>Count</th>"
             html += "<th>First seen</th><th>Last seen</th><th>Versions</th><th>Reports</th></tr>\n"
             for group in groups {
-                html += "<tr><td><code>\(escape(group.signature))</code></td>"
+                html += "<tr><td>\(escape(group.kind))</td><td><code>\(escape(group.signature))</code></td>"
                 html += "<td><code>\(escape(crashedIn[group.signature] ?? ""))</code></td>"
                 html += "<td>\(escape(group.apps.joined(separator: ", ")))</td>"
                 html += "<td>\(group.count)</td>"

@@ -9,8 +9,12 @@ struct ReportSummary: Sendable, Equatable {
     var timeMs: Int64
     var app: String
     var version: String
+    /// `crash`, `snapshot` or `hang`.
+    var kind: String
+    /// The signal's name; empty for a snapshot or a hang.
     var signal: String
-    /// The innermost frame as `image+0xoffset`.
+    /// The innermost frame as `image+0xoffset`: the crash's, or in a hang the late heartbeat's
+    /// thread's; `?` when there is none (a snapshot).
     var topFrame: String
     var signature: String
 
@@ -20,9 +24,17 @@ struct ReportSummary: Sendable, Equatable {
         timeMs = report.timestampMs
         app = report.app.name
         version = report.app.version
-        signal = report.crash.signal.name
-        topFrame = report.crash.frames.first.map { Self.location(of: $0, in: report) } ?? "?"
+        kind = report.kind.rawValue
+        signal = report.crash?.signal.name ?? ""
+        topFrame = Self.topFrame(of: report).map { Self.location(of: $0, in: report) } ?? "?"
         signature = Self.signature(of: report)
+    }
+
+    /// The frame a report is "at": the crash's innermost, or a hang's late heartbeat thread's.
+    static func topFrame(of report: CrashReport) -> CrashReport.Frame? {
+        if let crash = report.crash { return crash.frames.first }
+        guard let late = report.snapshot?.heartbeat?.threadID else { return nil }
+        return report.threads.first { $0.id == late }?.frames.first
     }
 
     /// The crash group, by the rule `crashreport stats` uses (`CrashSignature`): the signal and
@@ -54,6 +66,12 @@ struct ReportSummary: Sendable, Equatable {
         self.timeMs = timeMs
         self.app = app
         self.version = version
+        // Summaries indexed before reports had a kind are all crashes.
+        if case .string(let kind)? = json["kind"] {
+            self.kind = kind
+        } else {
+            self.kind = CrashReport.Kind.crash.rawValue
+        }
         self.signal = signal
         self.topFrame = topFrame
         self.signature = signature
@@ -62,7 +80,8 @@ struct ReportSummary: Sendable, Equatable {
     var json: JSONValue {
         [
             "id": .string(id), "time": .string(time), "time_ms": .number(.int(timeMs)), "app": .string(app),
-            "version": .string(version), "signal": .string(signal), "top_frame": .string(topFrame),
+            "version": .string(version), "kind": .string(kind), "signal": .string(signal),
+            "top_frame": .string(topFrame),
             "signature": .string(signature),
         ]
     }
@@ -74,6 +93,8 @@ struct CrashGroup: Sendable, Equatable {
     var reports: [ReportSummary]
 
     var count: Int { reports.count }
+    /// `crash`, `snapshot` or `hang`: one signature never spans two kinds.
+    var kind: String { reports.first?.kind ?? CrashReport.Kind.crash.rawValue }
     var firstSeen: ReportSummary? { reports.min { $0.timeMs < $1.timeMs } }
     var lastSeen: ReportSummary? { reports.max { $0.timeMs < $1.timeMs } }
     /// The app versions that crashed this way, sorted.

@@ -52,7 +52,7 @@ extension Collector {
     func listGroups() -> HTTPResponse {
         let groups = CrashGroup.groups(of: reports.all()).map { group -> JSONValue in
             [
-                "signature": .string(group.signature), "count": JSONValue(group.count),
+                "kind": .string(group.kind), "signature": .string(group.signature), "count": JSONValue(group.count),
                 "first_seen": JSONValue(group.firstSeen?.time), "last_seen": JSONValue(group.lastSeen?.time),
                 "apps": .array(group.apps.map(JSONValue.string)),
                 "versions": .array(group.versions.map(JSONValue.string)),

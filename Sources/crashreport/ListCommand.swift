@@ -7,7 +7,7 @@ import Foundation
 struct ListCommand: ToolSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the reports of a state directory: status, id, time, signal, top frame.")
+        abstract: "List the reports of a state directory: status, id, time, signal or kind, top frame.")
 
     @Flag(help: "Print the list as JSON.")
     var json = false
@@ -18,12 +18,17 @@ struct ListCommand: ToolSubcommand {
         var status: String
         var id: String
         var time: String
+        /// `crash`, `snapshot` or `hang`; empty for a damaged file.
+        var kind: String
+        /// The signal's name, or for a snapshot or a hang its kind.
         var signal: String
+        /// The innermost frame of the app, or for a snapshot its reason and for a hang the late
+        /// heartbeat's name (what its signature names).
         var topFrame: String
         var problem: String?
 
         enum CodingKeys: String, CodingKey {
-            case status, id, time, signal, problem
+            case status, id, time, kind, signal, problem
             case topFrame = "top_frame"
         }
     }
@@ -33,12 +38,14 @@ struct ListCommand: ToolSubcommand {
             let id = ReportStore.id(of: entry.path)
             do {
                 let report = try ReportDecoding.decode(file: entry.path)
+                let signature = CrashSignature(report: report, depth: 1)
                 return Row(
-                    status: entry.status, id: id, time: report.timestamp, signal: report.crash.signal.name,
-                    topFrame: CrashSignature(report: report, depth: 1).frames.first ?? "???")
+                    status: entry.status, id: id, time: report.timestamp, kind: report.kind.rawValue,
+                    signal: signature.signal, topFrame: signature.frames.first ?? (report.crash == nil ? "" : "???"))
             } catch {
                 return Row(
-                    status: entry.status, id: id, time: "", signal: "", topFrame: "", problem: String(describing: error)
+                    status: entry.status, id: id, time: "", kind: "", signal: "", topFrame: "",
+                    problem: String(describing: error)
                 )
             }
         }

@@ -17,6 +17,8 @@ struct StatsCommand: ToolSubcommand {
     @OptionGroup var stateDirectory: StateDirectoryArgument
 
     struct Group: Encodable {
+        /// `crash`, `snapshot` or `hang`: one signature never spans two kinds.
+        var kind: String
         var signature: String
         var count: Int
         var firstSeen: String
@@ -24,7 +26,7 @@ struct StatsCommand: ToolSubcommand {
         var versions: [String]
 
         enum CodingKeys: String, CodingKey {
-            case signature, count, versions
+            case kind, signature, count, versions
             case firstSeen = "first_seen"
             case lastSeen = "last_seen"
         }
@@ -44,10 +46,28 @@ struct StatsCommand: ToolSubcommand {
             let times = reports.map(\.timestamp).sorted()
             let versions = Set(reports.map { $0.app.version.isEmpty ? "?" : $0.app.version }).sorted()
             return Group(
-                signature: signature.description, count: reports.count, firstSeen: times.first ?? "",
+                kind: reports.first?.kind.rawValue ?? "crash", signature: signature.description, count: reports.count,
+                firstSeen: times.first ?? "",
                 lastSeen: times.last ?? "", versions: versions)
         }
         return (groups.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lastSeen > $1.lastSeen }, damaged)
+    }
+
+    /// `3 crashes in 2 groups`; with snapshots or hangs among them,
+    /// `5 reports (3 crashes, 1 snapshot, 1 hang) in 4 groups`.
+    static func headline(_ groups: [Group]) -> String {
+        func count(_ number: Int, _ singular: String, _ plural: String) -> String {
+            "\(number) \(number == 1 ? singular : plural)"
+        }
+        let total = groups.reduce(0) { $0 + $1.count }
+        let byKind = Dictionary(grouping: groups, by: \.kind).mapValues { $0.reduce(0) { $0 + $1.count } }
+        let crashes = byKind["crash"] ?? 0
+        let inGroups = " in " + count(groups.count, "group", "groups")
+        guard crashes != total else { return count(total, "crash", "crashes") + inGroups }
+        var parts = [count(crashes, "crash", "crashes")]
+        if let snapshots = byKind["snapshot"] { parts.append(count(snapshots, "snapshot", "snapshots")) }
+        if let hangs = byKind["hang"] { parts.append(count(hangs, "hang", "hangs")) }
+        return count(total, "report", "reports") + " (" + parts.joined(separator: ", ") + ")" + inGroups
     }
 
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
@@ -56,8 +76,7 @@ struct StatsCommand: ToolSubcommand {
             output.write(try prettyJSON(groups))
             return
         }
-        let total = groups.reduce(0) { $0 + $1.count }
-        output.write("\(total) crash\(total == 1 ? "" : "es") in \(groups.count) group\(groups.count == 1 ? "" : "s")")
+        output.write(Self.headline(groups))
         output.write(damaged > 0 ? " (\(damaged) damaged file\(damaged == 1 ? "" : "s") left out)\n" : "\n")
         for group in groups {
             output.write("\n\(group.count)×  \(group.signature)\n")

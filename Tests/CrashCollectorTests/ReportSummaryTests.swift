@@ -18,7 +18,7 @@ import Testing
         #expect(parts.dropFirst().allSatisfy { $0.hasPrefix("crash-test+0x") })
         // Frame 0 is the faulting instruction itself; the others are return addresses minus one.
         #expect(parts[1] == summary.topFrame)
-        let frame1 = report.crash.frames[1]
+        let frame1 = try #require(report.crash).frames[1]
         let main = try #require(report.image(of: frame1))
         #expect(parts[2] == "crash-test+0x" + String(main.offset(of: frame1.ip)! - 1, radix: 16))
         #expect(summary.id == report.reportID)
@@ -29,11 +29,12 @@ import Testing
 
     @Test func withoutAppFramesTheInnermostFrameStandsIn() throws {
         var report = try report()
-        report.crash.frames = report.crash.frames.filter { report.image(of: $0)?.main != true }
+        let outsideMain = try #require(report.crash).frames.filter { report.image(of: $0)?.main != true }
+        report.crash?.frames = outsideMain
         #expect(ReportSummary.signature(of: report).hasPrefix("SIGSEGV | libc.so.6+0x"))
-        report.crash.frames = [CrashReport.Frame(ip: 0x10, sp: 0x20, trust: .context, image: -1)]
+        report.crash?.frames = [CrashReport.Frame(ip: 0x10, sp: 0x20, trust: .context, image: -1)]
         #expect(ReportSummary.signature(of: report) == "SIGSEGV | ???")
-        report.crash.frames = []
+        report.crash?.frames = []
         #expect(ReportSummary.signature(of: report) == "SIGSEGV")
     }
 

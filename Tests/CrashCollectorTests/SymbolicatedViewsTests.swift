@@ -11,25 +11,28 @@ import Testing
     @Test func crashedInIsTheInnermostSymbolicatedFrameOfTheExecutable() throws {
         let report = try ReportDecoding.decode(gzipData: Fixtures.segfault)
         // Frame 3 is in libc, frames 0-2 in crash-test; frame 0 has no symbol here.
-        let symbolication = Symbolication(
-            symbols: [
-                3: [FrameSymbol(function: "__libc_start_call_main", offset: 121)],
-                1: [
-                    FrameSymbol(function: "inlinedHelper()", inlined: true),
-                    FrameSymbol(function: "CrashKind.perform()", offset: 64),
-                ],
+        let crashSymbols: [Int: [FrameSymbol]] = [
+            3: [FrameSymbol(function: "__libc_start_call_main", offset: 121)],
+            1: [
+                FrameSymbol(function: "inlinedHelper()", inlined: true),
+                FrameSymbol(function: "CrashKind.perform()", offset: 64),
             ],
-            runtimeFailure: nil, images: [:])
+        ]
+        let symbolication = Symbolication(
+            symbols: ReportSymbols(crash: crashSymbols, threads: [0: crashSymbols]), runtimeFailure: nil, images: [:])
         let view = SymbolicatedViews.make(report, symbolication: symbolication)
         #expect(view.crashedIn == "CrashKind.perform()")
         #expect(view.text == TextRenderer(symbolication: symbolication).render(report))
         #expect(view.text.contains("CrashKind.perform() + 64"))
 
-        let onlyLibc = Symbolication(symbols: [3: symbolication.symbols[3]!], runtimeFailure: nil, images: [:])
+        let onlyLibc = Symbolication(
+            symbols: ReportSymbols(crash: [3: crashSymbols[3]!]), runtimeFailure: nil, images: [:])
         #expect(SymbolicatedViews.make(report, symbolication: onlyLibc).crashedIn == "__libc_start_call_main")
         #expect(
-            SymbolicatedViews.make(report, symbolication: Symbolication(symbols: [:], runtimeFailure: nil, images: [:]))
-                .crashedIn == nil)
+            SymbolicatedViews.make(
+                report, symbolication: Symbolication(symbols: ReportSymbols(), runtimeFailure: nil, images: [:])
+            )
+            .crashedIn == nil)
     }
 
     @Test func aViewIsMadeOncePerReportID() throws {

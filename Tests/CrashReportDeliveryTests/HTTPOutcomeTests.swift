@@ -16,7 +16,8 @@ struct HTTPOutcomeTests {
         // The plain transport sends the bytes it is given: any will do.
         report = OutgoingReport(
             id: "00000000-0000-4000-8000-000000000001", fileData: Array("the file as written".utf8),
-            report: try ReportDecoding.decode(gzipData: try ReportFixture.gzip(ReportFixture.valid())), symbols: [:])
+            report: try ReportDecoding.decode(gzipData: try ReportFixture.gzip(ReportFixture.valid())),
+            symbols: ReportSymbols())
     }
 
     @Test("a 503 with Retry-After: the status, the wait and the server's words")

@@ -16,7 +16,8 @@ struct ReportDecodingTests {
         #expect(report.os.machine == "x86_64")
         #expect(report.os.distribution == "Debian GNU/Linux 12 (bookworm)")
 
-        let crash = report.crash
+        #expect(report.kind == .crash)
+        let crash = try #require(report.crash)
         #expect(crash.signal == .init(number: 11, name: "SIGSEGV", code: 1, codeName: "SEGV_MAPERR", address: 0x10))
         #expect(crash.message == "Fatal error: Index out of range")
         #expect(crash.thread == .init(id: 4242, name: "crash-test", main: true))
@@ -83,8 +84,8 @@ struct ReportDecodingTests {
     /// for byte, for strings that need escapes and for integers at the ends of their ranges.
     @Test func jsonRendererWritesWhatJSONEncoderWrites() throws {
         var report = try ReportDecoding.decode(json: try ReportFixture.json(ReportFixture.valid()))
-        report.crash.message = "Fatal error: \"quoted\" \\ back/slash\ttab\u{1}\u{7f} é ✓ 👍🏽 \u{2028}"
-        report.crash.unwindError = nil
+        report.crash?.message = "Fatal error: \"quoted\" \\ back/slash\ttab\u{1}\u{7f} é ✓ 👍🏽 \u{2028}"
+        report.crash?.unwindError = nil
         report.images[1].size = UInt64.max
         report.timestampMs = Int64.min
         report.breadcrumbs.items[0].data["path"] = "/a/b?c=d&e=<f>"
@@ -206,17 +207,20 @@ struct DamagedInputTests {
     }
 
     @Test func unsupportedSchemaVersion() throws {
-        let v2 = ReportFixture.valid(setting: "/schema_version", to: 2)
-        #expect(throws: ReportError.unsupportedSchemaVersion(2)) {
-            try ReportDecoding.decode(gzipData: try ReportFixture.gzip(v2))
+        let v3 = ReportFixture.validV2(setting: "/schema_version", to: 3)
+        #expect(throws: ReportError.unsupportedSchemaVersion(3)) {
+            try ReportDecoding.decode(gzipData: try ReportFixture.gzip(v3))
         }
-        // Checked before the rest: a version 2 report may look nothing like version 1.
-        #expect(throws: ReportError.unsupportedSchemaVersion(2)) {
-            try ReportDecoding.decode(json: Data(#"{"schema_version": 2, "something": "else"}"#.utf8))
+        // Checked before the rest: a version 3 report may look nothing like version 2.
+        #expect(throws: ReportError.unsupportedSchemaVersion(3)) {
+            try ReportDecoding.decode(json: Data(#"{"schema_version": 3, "something": "else"}"#.utf8))
+        }
+        #expect(throws: ReportError.unsupportedSchemaVersion(0)) {
+            try ReportDecoding.decode(json: Data(#"{"schema_version": 0}"#.utf8))
         }
         #expect(
-            ReportError.unsupportedSchemaVersion(2).description
-                == "unsupported schema version 2 (this reader knows version 1)")
+            ReportError.unsupportedSchemaVersion(3).description
+                == "unsupported schema version 3 (this reader knows versions 1 and 2)")
     }
 
     @Test func missingMember() throws {

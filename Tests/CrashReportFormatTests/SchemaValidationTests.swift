@@ -112,9 +112,12 @@ struct SchemaValidationTests {
         #expect(try violations(setting: "/breadcrumbs/items/0/level", to: "critical").map(\.keyword) == ["enum"])
     }
 
-    @Test func badConst() throws {
-        #expect(try violations(setting: "/schema_version", to: 2).map(\.keyword) == ["const"])
+    @Test func schemaVersionIsOneOfTheKnown() throws {
+        #expect(try violations(setting: "/schema_version", to: 3).map(\.keyword) == ["enum"])
+        #expect(try violations(setting: "/schema_version", to: 0).map(\.keyword) == ["enum"])
         #expect(try violations(setting: "/schema_version", to: 1.0) == [])
+        // The schema alone does not tie members to a version: decoding does.
+        #expect(try violations(setting: "/schema_version", to: 2) == [])
     }
 
     @Test func numericBounds() throws {

@@ -10,6 +10,9 @@ struct TextRendererTests {
         return try ReportDecoding.decode(json: try ReportFixture.json(object))
     }
 
+    /// The crashing thread's title line in `valid()`.
+    static let crashingThread = "Thread 4242 \"crash-test\" (main thread, crashed), 3 frames:"
+
     static func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
 
     @Test func headerNamesTheAppAndTheMachine() throws {
@@ -25,7 +28,7 @@ struct TextRendererTests {
         let text = TextRenderer().render(try Self.report())
         let message = try #require(text.range(of: "Fatal error: Index out of range"))
         let signal = try #require(text.range(of: "Signal:"))
-        let frames = try #require(text.range(of: "Frames (3):"))
+        let frames = try #require(text.range(of: Self.crashingThread))
         #expect(message.lowerBound < signal.lowerBound)
         #expect(signal.lowerBound < frames.lowerBound)
         // Straight after the header, on its own line.
@@ -49,7 +52,7 @@ struct TextRendererTests {
 
     @Test func framesShowImageAndOffset() throws {
         let lines = Self.lines(TextRenderer().render(try Self.report()))
-        let start = try #require(lines.firstIndex(of: "Frames (3):"))
+        let start = try #require(lines.firstIndex(of: Self.crashingThread))
         #expect(lines[start + 1] == "  0  crash-test  0x000055d0c3a01234  crash-test+0x201234")
         #expect(lines[start + 2] == "  1  libc.so.6   0x00007f0a12345678  libc.so.6+0x145678")
         #expect(lines[start + 3] == "  2  ???         0x00000000dead0000  ???")
@@ -62,8 +65,8 @@ struct TextRendererTests {
                 FrameSymbol(function: "main", file: "main.swift", line: 12, offset: 52),
             ]
         ]
-        let lines = Self.lines(TextRenderer(symbols: symbols).render(try Self.report()))
-        let start = try #require(lines.firstIndex(of: "Frames (3):"))
+        let lines = Self.lines(TextRenderer(symbols: ReportSymbols(threads: [0: symbols])).render(try Self.report()))
+        let start = try #require(lines.firstIndex(of: Self.crashingThread))
         #expect(
             lines[start + 1]
                 == "  0  crash-test  0x000055d0c3a01234  crash-test+0x201234  [inlined] Array.subscript.getter at Array.swift:10"
@@ -137,7 +140,7 @@ struct TextRendererTests {
         object["images"] = [Any]()
         object = ReportFixture.replacing(object, "/breadcrumbs/items", with: [Any]())
         let text = TextRenderer().render(try ReportDecoding.decode(json: try ReportFixture.json(object)))
-        #expect(text.contains("Frames (0):\n  (none)"))
+        #expect(text.contains("(main thread, crashed), 0 frames:\n  (none)"))
         #expect(text.contains("Images (0):\n  (none)"))
         #expect(text.contains("torn):\n  (none)"))
     }

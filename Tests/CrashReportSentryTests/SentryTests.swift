@@ -26,12 +26,17 @@ struct SentryEnvelopeTests {
         1: [FrameSymbol(function: "__libc_start_main", offset: 128)],
     ]
 
-    static func envelope(symbols: [Int: [FrameSymbol]] = symbols, report: CrashReport? = nil) throws -> (
+    /// `symbols` are the crash's and its thread's (`threads[0]`), unless `reportSymbols` says otherwise.
+    static func envelope(
+        symbols: [Int: [FrameSymbol]] = symbols, reportSymbols: ReportSymbols? = nil, report: CrashReport? = nil
+    ) throws -> (
         data: Data, header: [String: Any], itemHeader: [String: Any], event: [String: Any]
     ) {
         let data = Data(
             try SentryEnvelope.make(
-                report: report ?? Self.report(), symbols: symbols, release: "shop@2.1.0", environment: "staging",
+                report: report ?? Self.report(),
+                symbols: reportSymbols ?? ReportSymbols(crash: symbols, threads: [0: symbols]), release: "shop@2.1.0",
+                environment: "staging",
                 sdkName: "swift-crash-reporter", sdkVersion: "0.1.0", sentAt: sentAt))
         // header, item header, payload, and the final newline (the collector's parser reads the
         // general form; these tests only need the one shape the builder writes)
@@ -137,7 +142,7 @@ struct SentryEnvelopeTests {
     @Test("without a message the runtime failure, then the signal, says what happened")
     func exceptionValue() throws {
         var report = try Self.report()
-        report.crash.message = nil
+        report.crash?.message = nil
         let withFailure = try Self.envelope(report: report).event
         #expect(Self.exceptionValue(withFailure) == "Swift runtime failure: arithmetic overflow")
         let bare = try Self.envelope(symbols: [:], report: report).event
@@ -185,7 +190,7 @@ struct SentryEnvelopeTests {
         report.reportID = "not-a-uuid"
         #expect(throws: SentryEnvelope.Failure.invalidReportID("not-a-uuid")) {
             try SentryEnvelope.make(
-                report: report, symbols: [:], release: nil, environment: nil, sdkName: "x", sdkVersion: "1")
+                report: report, symbols: ReportSymbols(), release: nil, environment: nil, sdkName: "x", sdkVersion: "1")
         }
     }
 

@@ -155,12 +155,12 @@ struct CommandRunTests {
     }
 
     @Test func otherVersionsAreRefused() throws {
-        let v2 = ReportFixture.valid(setting: "/schema_version", to: 2)
-        let url = try Self.temporaryFile(try ReportFixture.gzip(v2))
+        let v3 = ReportFixture.validV2(setting: "/schema_version", to: 3)
+        let url = try Self.temporaryFile(try ReportFixture.gzip(v3))
         defer { try? FileManager.default.removeItem(at: url) }
         let run = Self.run(["show", url.path])
         #expect(run.status == 1)
-        #expect(run.errors == "Error: \(url.path): unsupported schema version 2 (this reader knows version 1)\n")
+        #expect(run.errors == "Error: \(url.path): unsupported schema version 3 (this reader knows versions 1 and 2)\n")
     }
 
     @Test func missingFileNamesItOnce() {

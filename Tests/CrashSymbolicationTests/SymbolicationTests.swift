@@ -77,7 +77,7 @@ struct SymbolicationTests {
     func selfSymbolication() throws {
         let (report, marker) = try SelfReport.make()
         let result = Symbolicator().symbolication(of: report)
-        let all = result.symbols.sorted { $0.key < $1.key }.flatMap(\.value)
+        let all = result.symbols.crash.sorted { $0.key < $1.key }.flatMap(\.value)
         let hit = try #require(all.first { $0.function.contains("captureMarker") }, "\(all.map(\.text))")
         #expect(hit.function.contains("SelfReport"))  // demangled: the enclosing type is spelled out
         #expect(hit.file?.hasSuffix("SymbolicationTests.swift") == true)
@@ -85,7 +85,9 @@ struct SymbolicationTests {
         #expect(result.runtimeFailure == nil)
         let main = try #require(report.images.firstIndex { $0.main })
         #expect(result.images[main] == .matched(path: report.images[main].path))
-        for (index, symbols) in result.symbols {
+        // The crashing thread's frames are the crash's, and get the same symbols.
+        #expect(result.symbols[thread: 0] == result.symbols.crash)
+        for (index, symbols) in result.symbols.crash {
             #expect(symbols.last?.inlined == false, "frame \(index)")
             #expect(symbols.dropLast().allSatisfy { $0.inlined }, "frame \(index)")
             #expect(symbols.last?.offset != nil, "frame \(index)")
@@ -100,13 +102,45 @@ struct SymbolicationTests {
         report.images[main].buildID = String(real.reversed())
         let result = Symbolicator().symbolication(of: report)
         #expect(result.images[main] == .buildIDMismatch(path: report.images[main].path, onDisk: real))
-        for (index, frame) in report.crash.frames.enumerated() where frame.image == main {
-            #expect(result.symbols[index] == nil, "frame \(index)")
+        let frames = try #require(report.crash).frames
+        for (index, frame) in frames.enumerated() where frame.image == main {
+            #expect(result.symbols.crash[index] == nil, "frame \(index)")
         }
         // Frames in the other images (libswiftCore, libc) are still symbolicated.
-        let libc = try #require(report.crash.frames.indices.last)
-        #expect(report.crash.frames[libc].image != main)
-        #expect(result.symbols[libc]?.last?.function.contains("getpid") == true, "\(result.images)")
+        let libc = try #require(frames.indices.last)
+        #expect(frames[libc].image != main)
+        #expect(result.symbols.crash[libc]?.last?.function.contains("getpid") == true, "\(result.images)")
+    }
+
+    @Test("every thread of a snapshot is symbolicated, each by its own frame indices")
+    func snapshotThreads() throws {
+        let (crashReport, marker) = try SelfReport.make()
+        let frames = try #require(crashReport.crash).frames
+        var report = crashReport
+        report.schemaVersion = 2
+        report.kind = .snapshot
+        report.crash = nil
+        report.snapshot = .init(reason: "tests")
+        // The second thread's stack is the first's outer half: its frame 0 is the first's frame k.
+        let k = frames.count / 2
+        report.threads = [
+            .init(id: 1, name: "one", crashed: false, main: true, registers: nil, frames: frames),
+            .init(id: 2, name: "two", crashed: false, main: false, registers: nil, frames: Array(frames[k...])),
+            .init(
+                id: 3, name: "three", crashed: false, main: false, registers: nil, frames: [],
+                unwindError: "signal_blocked"),
+        ]
+        let result = Symbolicator().symbolication(of: report)
+        #expect(result.symbols.crash.isEmpty)
+        #expect(result.runtimeFailure == nil)
+        let one = result.symbols[thread: 0]
+        let two = result.symbols[thread: 1]
+        #expect(one.values.contains { $0.contains { $0.line == marker } })
+        #expect(!two.isEmpty)
+        for (index, symbols) in two {
+            #expect(symbols == one[index + k], "thread 2 frame \(index)")
+        }
+        #expect(result.symbols[thread: 2].isEmpty)
     }
 
     @Test("a leading ~ is the given home; missing files and the vDSO are reported, not guessed")

@@ -45,7 +45,7 @@ struct SymbolicationIntegrationTests {
         let main = try #require(report.images.firstIndex { $0.main })
         #expect(result.images[main] == .matched(path: sandbox.binary.path))
 
-        let all = result.symbols.sorted { $0.key < $1.key }.flatMap(\.value)
+        let all = result.symbols.crash.sorted { $0.key < $1.key }.flatMap(\.value)
         let hit = try #require(
             all.first { $0.function == expected.function && !$0.inlined }, "\(all.map(\.text))")
         #expect(hit.file?.hasSuffix("Examples/CrashTest/Sources/Crashes.swift") == true, "\(hit.text)")
@@ -55,15 +55,15 @@ struct SymbolicationIntegrationTests {
 
         if build == "release" || expected.trapsInDebug, let failure = expected.runtimeFailure {
             #expect(result.runtimeFailure == failure)
-            #expect(result.symbols[0]?.first?.function == failure)
-            #expect(result.symbols[0]?.first?.inlined == true)
+            #expect(result.symbols.crash[0]?.first?.function == failure)
+            #expect(result.symbols.crash[0]?.first?.inlined == true)
         } else {
             #expect(result.runtimeFailure == nil)
         }
         // Raw addresses stay in the model; the rendered log has both.
         let text = TextRenderer(symbols: result.symbols).render(report)
         #expect(text.contains(expected.function))
-        #expect(text.contains(report.crash.frames[0].ip.paddedHex))
+        #expect(text.contains(report.crash?.frames.first?.ip.paddedHex ?? "no frame"))
     }
 
     @Test("a binary from another build at the same path gives no symbols for its frames")
@@ -86,11 +86,11 @@ struct SymbolicationIntegrationTests {
         }
         #expect(path == sandbox.binary.path)
         #expect(onDisk != report.images[main].buildID)
-        for (index, frame) in report.crash.frames.enumerated() where frame.image == main {
-            #expect(result.symbols[index] == nil, "frame \(index): \(result.symbols[index] ?? [])")
+        for (index, frame) in (report.crash?.frames ?? []).enumerated() where frame.image == main {
+            #expect(result.symbols.crash[index] == nil, "frame \(index): \(result.symbols.crash[index] ?? [])")
         }
         // libswiftCore's frames (the fatal-error path) are still symbolicated.
-        #expect(result.symbols.keys.contains { report.crash.frames[$0].image != main })
+        #expect(result.symbols.crash.keys.contains { report.crash?.frames[$0].image != main })
     }
 
     @Test(
@@ -113,7 +113,7 @@ struct SymbolicationIntegrationTests {
         #expect(
             result.runtimeFailure
                 == "Swift runtime failure: Unexpectedly found nil while unwrapping an Optional value")
-        #expect(result.symbols.values.contains { $0.contains { $0.function == "crashByForceUnwrap()" } })
+        #expect(result.symbols.crash.values.contains { $0.contains { $0.function == "crashByForceUnwrap()" } })
     }
 
     @Test(
@@ -136,7 +136,7 @@ struct SymbolicationIntegrationTests {
         #expect(exception["type"] as? String == "SIGILL")
         #expect(exception["value"] as? String == "Swift runtime failure: arithmetic overflow")
         let frames = try #require((exception["stacktrace"] as? [String: Any])?["frames"] as? [[String: Any]])
-        #expect(frames.last?["instruction_addr"] as? String == report.crash.frames[0].ip.hex)
+        #expect(frames.last?["instruction_addr"] as? String == report.crash?.frames.first?.ip.hex)
         #expect(frames.last?["function"] as? String == "crashByOverflow()")
         #expect(frames.contains { $0["filename"] as? String == "Crashes.swift" && $0["lineno"] is Int })
         let images = try #require((event["debug_meta"] as? [String: Any])?["images"] as? [[String: Any]])

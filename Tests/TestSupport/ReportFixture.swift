@@ -1,7 +1,8 @@
 import CrashReportFormat
 import Foundation
 
-/// A complete, valid schema-version-1 report as `JSONSerialization` input, and ways to damage it.
+/// Complete, valid reports as `JSONSerialization` input (schema version 1, and version 2
+/// crashes, snapshots and hangs), and ways to damage them.
 public enum ReportFixture {
     public static let reportID = "3f1c2a9e-7b4d-4c1e-9a55-0d2e8b7c6a10"
     public static let crashTime: Int64 = 1_795_958_405_123
@@ -63,9 +64,96 @@ public enum ReportFixture {
         ]
     }
 
+    /// A valid schema-version-2 crash: `valid()`'s crash with its thread first in `threads` and
+    /// two more threads: a worker in a deep recursion (a run of one repeated frame, then 300
+    /// frames left out before the outermost two) and one that blocked the capture signal. The
+    /// process had 6 threads; 3 were beyond the limit.
+    public static func validV2() -> [String: Any] {
+        var report = valid()
+        report["schema_version"] = 2
+        report["kind"] = "crash"
+        var crash = report["crash"] as! [String: Any]
+        crash["frames_omitted"] = 0
+        crash["frames_omitted_at"] = 3
+        report["crash"] = crash
+        report["snapshot"] = NSNull()
+        let crashing: [String: Any] = [
+            "id": 4242, "name": "crash-test", "crashed": true, "main": true, "registers": crash["registers"]!,
+            "frames": crash["frames"]!, "frames_truncated": false, "frames_omitted": 0, "frames_omitted_at": 3,
+            "unwind_error": NSNull(),
+        ]
+        report["threads"] = [crashing, recursingWorker, blockedThread]
+        report["threads_total"] = 6
+        report["threads_omitted"] = 3
+        return report
+    }
+
+    /// Thread 4250 "worker": frame 0, the same return address 4 times (frames 1-4), then 300
+    /// frames left out, then the outermost two.
+    public static var recursingWorker: [String: Any] {
+        [
+            "id": 4250, "name": "worker", "crashed": false, "main": false,
+            "registers": ["rip": "0x55d0c3a01300", "rsp": "0x7f0a0000f000"],
+            "frames": [
+                ["ip": "0x55d0c3a01300", "sp": "0x7f0a0000f000", "trust": "context", "image": 0],
+                ["ip": "0x55d0c3a01400", "sp": "0x7f0a0000f040", "trust": "cfi", "image": 0],
+                ["ip": "0x55d0c3a01400", "sp": "0x7f0a0000f080", "trust": "cfi", "image": 0],
+                ["ip": "0x55d0c3a01400", "sp": "0x7f0a0000f0c0", "trust": "cfi", "image": 0],
+                ["ip": "0x55d0c3a01400", "sp": "0x7f0a0000f100", "trust": "cfi", "image": 0],
+                ["ip": "0x55d0c3a01500", "sp": "0x7f0a0000ff00", "trust": "cfi", "image": 0],
+                ["ip": "0x7f0a12345678", "sp": "0x7f0a0000ff40", "trust": "cfi", "image": 1],
+            ],
+            "frames_truncated": false, "frames_omitted": 300, "frames_omitted_at": 5, "unwind_error": NSNull(),
+        ]
+    }
+
+    /// Thread 4251 "io": blocked the capture signal, so it has no stack.
+    public static var blockedThread: [String: Any] {
+        [
+            "id": 4251, "name": "io", "crashed": false, "main": false, "registers": NSNull(), "frames": [Any](),
+            "frames_truncated": false, "frames_omitted": 0, "frames_omitted_at": 0, "unwind_error": "signal_blocked",
+        ]
+    }
+
+    /// A valid schema-version-2 snapshot the service asked for: no crash, two threads (the main
+    /// thread and the recursing worker).
+    public static func snapshot(reason: String = "Cache.Rebuild slow") -> [String: Any] {
+        var report = validV2()
+        report["kind"] = "snapshot"
+        report["crash"] = NSNull()
+        report["snapshot"] = ["reason": reason, "heartbeat": NSNull()] as [String: Any]
+        let main: [String: Any] = [
+            "id": 4242, "name": "crash-test", "crashed": false, "main": true,
+            "registers": ["rip": "0x55d0c3a01234"],
+            "frames": [["ip": "0x55d0c3a01234", "sp": "0x7ffd5e1c8a30", "trust": "context", "image": 0]],
+            "frames_truncated": false, "frames_omitted": 0, "frames_omitted_at": 1, "unwind_error": NSNull(),
+        ]
+        report["threads"] = [main, recursingWorker]
+        report["threads_total"] = 2
+        report["threads_omitted"] = 0
+        return report
+    }
+
+    /// A valid schema-version-2 hang: the heartbeat "db-poller" of the worker (4250) was 2.5 s late.
+    public static func hang() -> [String: Any] {
+        var report = snapshot(reason: "heartbeat late")
+        report["kind"] = "hang"
+        report["snapshot"] =
+            [
+                "reason": "heartbeat late",
+                "heartbeat": ["name": "db-poller", "thread_id": 4250, "late_ms": 2500] as [String: Any],
+            ] as [String: Any]
+        return report
+    }
+
     /// `valid()` with the value at a JSON pointer replaced, or removed when `value` is nil.
     public static func valid(setting pointer: String, to value: Any?) -> [String: Any] {
         replacing(valid(), pointer, with: value)
+    }
+
+    /// `validV2()` with the value at a JSON pointer replaced, or removed when `value` is nil.
+    public static func validV2(setting pointer: String, to value: Any?) -> [String: Any] {
+        replacing(validV2(), pointer, with: value)
     }
 
     /// `report` with the value at a JSON pointer replaced, or removed when `value` is nil.

@@ -30,4 +30,32 @@ enum Fixtures {
         _ = try ReportDecoding.decode(gzipData: data)  // still a valid report
         return (id, data)
     }
+
+    /// The fixture's process as a schema version 2 hang (`kind` `.hang`) or snapshot: no crash,
+    /// the crashed thread's stack as the main thread's, and a second thread that did not answer.
+    /// A hang's late heartbeat is "db-poller" of the main thread, 2.5 s late.
+    static func withoutCrash(_ kind: CrashReport.Kind, id: String = UUID().uuidString.lowercased()) throws
+        -> (id: String, report: CrashReport, data: Data)
+    {
+        var report = try ReportDecoding.decode(gzipData: segfault)
+        guard let crash = report.crash else { throw TestError("the fixture is a crash") }
+        var main = CrashReport.CapturedThread(crashing: crash)
+        main.crashed = false
+        report.reportID = id
+        report.schemaVersion = 2
+        report.kind = kind
+        report.crash = nil
+        report.snapshot = .init(
+            reason: kind == .hang ? "heartbeat late" : "on request",
+            heartbeat: kind == .hang ? .init(name: "db-poller", threadID: main.id, lateMs: 2500) : nil)
+        report.threads = [
+            main,
+            .init(
+                id: main.id + 1, name: "io", crashed: false, main: false, registers: nil, frames: [],
+                unwindError: "no_answer"),
+        ]
+        report.threadsTotal = 2
+        let data = Data(try Gzip.compress(try JSONRenderer().data(for: report)))
+        return (id, try ReportDecoding.decode(gzipData: data), data)
+    }
 }

@@ -1,0 +1,89 @@
+extension TextRenderer {
+    /// The thread count, then one section per thread: the crashing one first, then the others
+    /// in the report's order (by id).
+    func threads(_ report: CrashReport) -> [String] {
+        let shown = report.threads.count
+        var count = "\(shown)"
+        if report.threadsTotal != shown || report.threadsOmitted > 0 {
+            count += " of \(report.threadsTotal)"
+            if report.threadsOmitted > 0 { count += ", \(report.threadsOmitted) beyond the report's limit left out" }
+        }
+        var sections = ["Threads (\(count)):" + (shown == 0 ? "\n  (none)" : "")]
+        for (index, thread) in report.threads.enumerated() {
+            sections.append(self.thread(thread, symbols: symbols[thread: index], in: report))
+        }
+        return sections
+    }
+
+    /// `Thread 4242 "worker" (main thread, crashed), 3 frames:` and the frames, or one line for
+    /// a thread that did not answer.
+    func thread(_ thread: CrashReport.CapturedThread, symbols: [Int: [FrameSymbol]], in report: CrashReport)
+        -> String
+    {
+        var title = "Thread \(thread.id)"
+        if !thread.name.isEmpty { title += " \"\(Text.safe(thread.name))\"" }
+        let notes = (thread.main ? ["main thread"] : []) + (thread.crashed ? ["crashed"] : [])
+        if !notes.isEmpty { title += " (\(notes.joined(separator: ", ")))" }
+        guard thread.answered else { return title + ": " + Self.noAnswer(thread.unwindError ?? "") }
+        var lines = [title + ", \(thread.frames.count) frame\(thread.frames.count == 1 ? "" : "s"):"]
+        lines += stack(thread.frames, thread.stackLines, symbols: symbols, in: report)
+        if thread.framesTruncated {
+            lines.append("  ... stack truncated: the thread had more frames than the report keeps")
+        }
+        if let error = thread.unwindError {
+            lines.append("  unwinding stopped early: \(Text.safe(error))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Why a thread has no stack, for its one line.
+    static func noAnswer(_ reason: String) -> String {
+        switch reason {
+        case "signal_blocked": "did not answer: it blocks the capture signal"
+        case "stopped": "did not answer: it was stopped (state T)"
+        default: "did not answer the capture signal in time"
+        }
+    }
+
+    /// The frame lines: a run of one repeated frame is one line that says how many times, the
+    /// frames left out are one line.
+    func stack(
+        _ frames: [CrashReport.Frame], _ stackLines: [StackLine], symbols: [Int: [FrameSymbol]], in report: CrashReport
+    ) -> [String] {
+        if frames.isEmpty && stackLines.isEmpty { return ["  (none)"] }
+        let indexWidth = String(max(frames.count - 1, 0)).count
+        let names = frames.map { report.image(of: $0).map { Text.safe($0.name) } ?? "???" }
+        let nameWidth = min(names.map(\.count).max() ?? 0, 32)
+        let continuation = String(repeating: " ", count: 2 + indexWidth + 2 + nameWidth + 2 + 18)
+        var lines: [String] = []
+        for stackLine in stackLines {
+            guard case .frame(let index, let count) = stackLine else {
+                if case .omitted(let count) = stackLine { lines.append("  ... \(count) frames omitted ...") }
+                continue
+            }
+            let frame = frames[index]
+            let image = report.image(of: frame)
+            let location: String
+            if let image, frame.ip >= image.base {
+                location = "\(names[index])+0x\(String(frame.ip.rawValue - image.base.rawValue, radix: 16))"
+            } else {
+                location = "???"
+            }
+            var line =
+                "  " + Text.pad(String(index), indexWidth, right: true) + "  " + Text.pad(names[index], nameWidth)
+            line += "  " + frame.ip.paddedHex + "  " + location
+            let repeated = count > 1 ? "  (repeated \(count) times)" : ""
+            let resolved = symbols[index] ?? []
+            if resolved.isEmpty {
+                lines.append(line + repeated)
+                continue
+            }
+            for (position, symbol) in resolved.enumerated() {
+                let text = (symbol.inlined ? "[inlined] " : "") + Text.safe(symbol.text)
+                lines.append((position == 0 ? line + "  " : continuation + "  ") + text)
+            }
+            lines[lines.count - 1] += repeated
+        }
+        return lines
+    }
+}
