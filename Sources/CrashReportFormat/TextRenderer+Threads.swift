@@ -59,6 +59,9 @@ extension TextRenderer {
         for stackLine in stackLines {
             guard case .frame(let index, let count) = stackLine else {
                 if case .omitted(let count) = stackLine { lines.append("  ... \(count) frames omitted ...") }
+                if case .repeats(let length, let times) = stackLine {
+                    lines.append("  ... the \(length) frames above repeated \(times) more times ...")
+                }
                 continue
             }
             let frame = frames[index]

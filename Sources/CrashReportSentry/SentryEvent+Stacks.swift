@@ -2,7 +2,7 @@ import CrashReportFormat
 
 extension SentryEvent {
     /// Sentry's frames for one stack, **oldest first** (the report's are innermost first). A run
-    /// of one frame repeated in a row (a recursion) becomes one frame, so that the depth of a
+    /// of one frame repeated in a row (a recursion), or of a cycle of frames, stands once, so that the depth of a
     /// recursion does not split an issue; the frames the report left out become one frame
     /// whose function is `<N frames omitted>`, where they were.
     static func frames(
@@ -15,6 +15,8 @@ extension SentryEvent {
                 out.append(Frame(function: "<\(count) frames omitted>", in_app: false))
             case .frame(let index, _):
                 out += expanded(frames[index], symbols: symbols[index] ?? [], in: report)
+            case .repeats:
+                break  // the cycle's frames stand once
             }
         }
         return out

@@ -41,8 +41,9 @@ public struct Options: Sendable {
     /// `QUIT`, `USR1`, `USR2` or `off`); SIGQUIT when nil. A signal the service handles or
     /// ignores itself is left alone.
     public var snapshotSignal: SnapshotSignal?
-    /// How late a heartbeat may be before the watchdog writes a hang report (100 ms to 1 h).
-    public var hangTimeout: Duration
+    /// How late a heartbeat may be before the watchdog writes a hang report (100 ms to 1 h;
+    /// `CRASH_REPORTER_HANG_TIMEOUT_SECONDS`); 10 s when nil.
+    public var hangTimeout: Duration?
 
     public init(
         appName: String? = nil,
@@ -60,7 +61,7 @@ public struct Options: Sendable {
         maxFramesPerThread: Int = 64,
         threadCaptureTimeout: Duration = .milliseconds(100),
         snapshotSignal: SnapshotSignal? = nil,
-        hangTimeout: Duration = .seconds(10)
+        hangTimeout: Duration? = nil
     ) {
         self.appName = appName
         self.appVersion = appVersion

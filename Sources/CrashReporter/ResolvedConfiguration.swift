@@ -60,8 +60,16 @@ struct ResolvedConfiguration: Sendable {
         maxFramesPerThread = options.maxFramesPerThread
         threadCaptureTimeoutMs = try Self.milliseconds(
             options.threadCaptureTimeout, in: 1...10_000, name: "threadCaptureTimeout", range: "1 ms and 10 s")
+        let hangTimeout: Duration
+        if let option = options.hangTimeout {
+            hangTimeout = option
+        } else {
+            hangTimeout = try Self.hangTimeout(environment: environment)
+        }
         hangTimeoutMs = try Self.milliseconds(
-            options.hangTimeout, in: 100...3_600_000, name: "hangTimeout", range: "100 ms and 1 h")
+            hangTimeout, in: 100...3_600_000,
+            name: options.hangTimeout == nil ? "CRASH_REPORTER_HANG_TIMEOUT_SECONDS" : "hangTimeout",
+            range: "100 ms and 1 h")
         if let signal = options.snapshotSignal {
             snapshotSignal = signal
         } else {
@@ -79,6 +87,18 @@ struct ResolvedConfiguration: Sendable {
             bounds.contains(Int(clamping: total))
         else { throw .invalidOption("\(name) must be between \(range)") }
         return Int(total)
+    }
+
+    /// `CRASH_REPORTER_HANG_TIMEOUT_SECONDS`, 10 s when unset.
+    static func hangTimeout(environment: [String: String]) throws(CrashReporterError) -> Duration {
+        do throws(SettingError) {
+            let name = "CRASH_REPORTER_HANG_TIMEOUT_SECONDS"
+            guard let seconds = try Setting.seconds(environment[name], name: name) else { return .seconds(10) }
+            // Clamped before the conversion: 1e30 is refused by the range check, not a trap.
+            return .milliseconds(Int64(min(seconds * 1000, 1e15).rounded()))
+        } catch {
+            throw .invalidOption(error.description)
+        }
     }
 
     /// `CRASH_REPORTER_SNAPSHOT_SIGNAL`: `QUIT`, `USR1`, `USR2` (with or without `SIG`, any case)

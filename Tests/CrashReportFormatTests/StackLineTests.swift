@@ -17,6 +17,29 @@ struct StackLineTests {
             ])
     }
 
+    @Test func aRecursionThroughSeveralFramesIsItsCycleOnceAndALineWithTheCount() {
+        // Frame 0 (the faulting instruction), then a 3-frame cycle 5 times, then the way out.
+        let frames = Self.frames([9] + Array(repeating: [1, 2, 3], count: 5).flatMap { $0 } + [7, 8])
+        #expect(
+            StackLine.lines(frames: frames, omitted: 0, omittedAt: frames.count) == [
+                .frame(index: 0, count: 1), .frame(index: 1, count: 1), .frame(index: 2, count: 1),
+                .frame(index: 3, count: 1), .repeats(length: 3, times: 4), .frame(index: 16, count: 1),
+                .frame(index: 17, count: 1),
+            ])
+    }
+
+    @Test func aCycleStopsAtTheGapAndTheShortestCycleWinsATie() {
+        let frames = Self.frames([1, 2, 1, 2, 1, 2, 5, 5])
+        #expect(
+            StackLine.lines(frames: frames, omitted: 40, omittedAt: 4) == [
+                .frame(index: 0, count: 1), .frame(index: 1, count: 1), .repeats(length: 2, times: 1),
+                .omitted(count: 40), .frame(index: 4, count: 1), .frame(index: 5, count: 1),
+                .frame(index: 6, count: 2),
+            ])
+        // [4,4,4,4] is a run of one frame, not a cycle of two.
+        #expect(StackLine.lines(frames: Self.frames([4, 4, 4, 4]), omitted: 0, omittedAt: 4) == [.frame(index: 0, count: 4)])
+    }
+
     @Test func theGapIsWhereTheFramesWereLeftOutAndARunStopsThere() {
         let frames = Self.frames([1, 2, 2, 2, 9])
         #expect(

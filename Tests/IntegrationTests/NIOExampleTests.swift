@@ -125,6 +125,40 @@ struct NIOExampleTests {
         }
     }
 
+    @Test("a blocked event loop: one hang report names its heartbeat and thread; kill -QUIT shows both loops")
+    func blockedLoop() async throws {
+        let state = TempDirectory()
+        let service = try await Self.start(state: state.path, extra: ["CRASH_REPORTER_HANG_TIMEOUT_SECONDS": "1"])
+        defer { kill(service.process.pid, SIGKILL) }
+        #expect(try await Self.get(service.port, "/") == "hello\n")
+        // The request never gets an answer: its loop is blocked for good.
+        let request = try ChildProcess.start(
+            ["/usr/bin/curl", "-s", "-m", "30", "http://127.0.0.1:\(service.port)/crash/block"], environment: [:])
+        defer { kill(request.pid, SIGKILL) }
+        func reports() throws -> [CrashReport] {
+            try FileManager.default.contentsOfDirectory(atPath: state.path + "/pending").filter { $0.hasSuffix(".crash") }
+                .map { try ReportDecoding.decode(file: state.path + "/pending/" + $0) }
+        }
+        for _ in 0..<300 where try reports().isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        let hang = try #require(try reports().first, "no hang report")
+        #expect(hang.kind == .hang)
+        let heartbeat = try #require(hang.snapshot?.heartbeat)
+        #expect(heartbeat.name.hasPrefix("event-loop-"))
+        let blocked = try #require(hang.threads.first { $0.id == heartbeat.threadID })
+        #expect(blocked.name.hasPrefix("NIO-ELT-"), "the loop's thread: \(blocked.name)")
+        let symbols = Symbolicator().symbolicate(hang)
+        let index = try #require(hang.threads.firstIndex { $0.id == heartbeat.threadID })
+        let functions = symbols[thread: index].values.flatMap { $0.map(\.function) }
+        #expect(functions.contains { $0.contains("RequestHandler.channelRead") }, "\(functions)")
+
+        // The other loop still serves, and a snapshot shows both loops.
+        #expect(kill(service.process.pid, SIGQUIT) == 0)
+        for _ in 0..<200 where try reports().count < 2 { try await Task.sleep(for: .milliseconds(50)) }
+        let snapshot = try #require(try reports().first { $0.kind == .snapshot })
+        #expect(snapshot.threads.filter { $0.name.hasPrefix("NIO-ELT-") }.count == 2)
+        #expect(try reports().filter { $0.kind == .hang }.count == 1, "one hang report for one stall")
+    }
+
     @Test("relaunched, the service delivers the report to a real receiver while it serves")
     func relaunchDelivers() async throws {
         let state = TempDirectory()

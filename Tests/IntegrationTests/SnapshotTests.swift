@@ -17,27 +17,38 @@ struct SnapshotTests {
         return try names.sorted().map { try ReportFile(dir.appendingPathComponent($0)) }
     }
 
+    /// Whether `pid` is alive and not a zombie waiting to be reaped.
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first != "Z"
+    }
+
     @Test("kill -QUIT: the service keeps serving, a snapshot is written and delivered while it runs")
     func quitSignal() async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
         let server = try FaultServer(responses: ["201"])
         let child = try ChildProcess.start(
-            [sandbox.binary.path, "serve", "4"],
+            [sandbox.binary.path, "serve", "8"],
             environment: sandbox.environment(["CRASH_REPORTER_URL": server.url, "CRASH_TEST_TICK_MS": "100"]))
-        // Asked once it is up (its snapshot signal is in place once start() returned).
-        try await Task.sleep(for: .seconds(1))
+        // Asked once it serves: its snapshot signal is in place once start() has returned.
+        let stdout = child.directory.appendingPathComponent("stdout")
+        for _ in 0..<1000 where !((try? String(contentsOf: stdout, encoding: .utf8)) ?? "").contains("serving") {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(kill(child.pid, SIGQUIT) == 0)
         var delivered = false
-        for _ in 0..<250 where !delivered {
+        for _ in 0..<600 where !delivered && Self.isRunning(child.pid) {
             try await Task.sleep(for: .milliseconds(20))
             delivered = !server.requests.isEmpty
         }
-        let runningWhenDelivered = kill(child.pid, 0) == 0
+        let runningWhenDelivered = Self.isRunning(child.pid)
         let result = try await child.wait()
 
         #expect(result.exitCode == 0, "it went on serving: status \(result.status), \(result.stderr)")
-        #expect(result.stdout.contains("served"), result.stdout)
+        #expect(result.stdout.contains("served"), "\(result.stdout)")
         #expect(delivered && runningWhenDelivered, "delivered while the service still ran")
         let requests = server.requests
         try #require(requests.count == 1, "one snapshot, sent once: \(requests.count)")
@@ -52,7 +63,8 @@ struct SnapshotTests {
         let main = try #require(report.threads.first { $0["main"] as? Bool == true }, "the main thread is in it")
         #expect(main["unwind_error"] is NSNull)
         #expect(report.threads.allSatisfy { $0["crashed"] as? Bool == false })
-        #expect(try self.reports(sandbox, in: "delivered").map(\.json["report_id"] as? String) == [model.reportID])
+        let deliveredIDs = try self.reports(sandbox, in: "delivered").map { $0.json["report_id"] as? String }
+        #expect(deliveredIDs == [model.reportID])
         #expect(sandbox.reports.isEmpty, "nothing left pending")
     }
 
@@ -62,7 +74,7 @@ struct SnapshotTests {
         defer { sandbox.remove() }
         let result = try await sandbox.run(
             ["serve", "1"], environment: ["CRASH_TEST_SNAPSHOT_REASON": "nightly check", "CRASH_TEST_TICK_MS": "100"])
-        #expect(result.exitCode == 0, result.stderr)
+        #expect(result.exitCode == 0, "\(result.stderr)")
         let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("crash-test: snapshot ") })
         let id = String(line.dropFirst("crash-test: snapshot ".count))
         let reports = sandbox.reports
@@ -80,8 +92,8 @@ struct SnapshotTests {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
         // A 1 s timeout and 4 s of hanging: a second report would have had time to come.
-        let result = try await sandbox.run(["hang", "4"], environment: ["CRASH_TEST_HANG_TIMEOUT_MS": "1000"])
-        #expect(result.exitCode == 0, result.stderr)
+        let result = try await sandbox.run(["hang", "4"], environment: ["CRASH_REPORTER_HANG_TIMEOUT_SECONDS": "1"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
         let reports = sandbox.reports
         try #require(reports.count == 1, "exactly one hang report, found \(reports.count)")
         _ = try ReportDecoding.decode(file: reports[0].path)

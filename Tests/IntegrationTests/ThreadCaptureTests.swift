@@ -19,13 +19,15 @@ struct ThreadCaptureTests {
     }
 
     /// The thread's frames: all there, and the walk reached the thread's entry (the unwinder
-    /// met the outermost frame, whose caller is marked undefined) in the C library.
+    /// met the outermost frame, whose caller is marked undefined): the C library's `clone3` for
+    /// a thread, the executable's `_start` for the main thread.
     func expectWholeStack(_ report: ReportFile, _ thread: [String: Any], _ name: String) {
         let frames = thread["frames"] as? [[String: Any]] ?? []
         #expect(thread["unwind_error"] is NSNull, "\(name): \(thread["unwind_error"] ?? "")")
         #expect(frames.count >= 3, "\(name): \(frames.count) frames")
         let outermost = frames.last.flatMap { report.imageName(of: $0) } ?? ""
-        #expect(outermost.hasPrefix("libc.so"), "\(name) ends in \(outermost), not in the C library's thread entry")
+        let entry = thread["main"] as? Bool == true ? "crash-test" : "libc.so"
+        #expect(outermost.hasPrefix(entry), "\(name) ends in \(outermost), not in its entry in \(entry)")
     }
 
     @Test("8 named threads parked in different waits: each is in the report with its name and its whole stack")
@@ -41,7 +43,8 @@ struct ThreadCaptureTests {
         #expect(threads.dropFirst().allSatisfy { $0["crashed"] as? Bool == false })
         let others = threads.dropFirst().compactMap { $0["id"] as? Int }
         #expect(others == others.sorted(), "the others follow by id")
-        #expect(report.json["threads_total"] as? Int == threads.count + 1, "every thread and the monitor")
+        #expect(report.json["threads_total"] as? Int == threads.count, "every thread, the monitor too")
+        #expect(threads.contains { $0["name"] as? String == "crash-monitor" })
         #expect(report.json["threads_omitted"] as? Int == 0)
 
         let waits = ["park_in_mutex", "park_in_sleep", "park_in_read", "park_in_busy_loop"]
@@ -61,18 +64,15 @@ struct ThreadCaptureTests {
     func blockedThread() async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
-        let began = Date()
         let report = try await crashReport(sandbox, ["threads", "2", "--blocked"])
-        let took = Date().timeIntervalSince(began)
         let blocked = try #require(report.thread(named: "blocked"))
         #expect(blocked["unwind_error"] as? String == "signal_blocked")
         #expect((blocked["frames"] as? [Any])?.isEmpty == true)
         #expect(blocked["registers"] is NSNull)
         #expect(blocked["id"] as? Int ?? 0 > 0)
         #expect(report.thread(named: "parked-2")?["unwind_error"] is NSNull, "the others still answered")
-        // The wait is bounded (100 ms by default): the whole run stays far below the handler's
-        // 10 s watchdog, which would otherwise end it without a report.
-        #expect(took < 8, "the crashing run took \(took) s")
+        // Written at all means the wait ended: the handler's 10 s watchdog would have ended the
+        // process without a report (how long the wait takes is the benchmark's business).
     }
 
     @Test("a thread's stack overflow keeps the innermost and the outermost frames, with the count between")
@@ -93,7 +93,9 @@ struct ThreadCaptureTests {
         let symbols = try ELFSymbols(file: sandbox.binary)
         let inner = report.mainImageSymbols(symbols, frames: Array(frames.prefix(at)))
         let outer = report.mainImageSymbols(symbols, frames: Array(frames.suffix(from: at)))
-        #expect(inner.allSatisfy { $0.contains("recurseUntilOverflow") }, "innermost: \(Set(inner))")
+        #expect(
+            inner.allSatisfy { $0.contains("recurseUntilOverflow") || $0.contains("withUnsafeMutablePointer") },
+            "innermost: \(Set(inner))")
         #expect(outer.contains { $0.contains("onBackgroundThread") }, "where the recursion started: \(outer)")
         #expect(outer.contains { $0.contains("start_prepared") }, "the thread's entry: \(outer)")
     }

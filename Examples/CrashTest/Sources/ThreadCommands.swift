@@ -46,7 +46,7 @@ func crashWithParkedThreads(count: Int, blocked: Bool, kind: CrashKind) -> Never
 
 /// `hang SECONDS`: `lock-holder` takes a lock and blocks for good holding it; `orders-loop`
 /// ticks the heartbeat `orders-loop` every 10 ms for 300 ms, then waits for that lock, so its
-/// heartbeat stops. The watchdog (`CRASH_TEST_HANG_TIMEOUT_MS`) writes one hang report; the
+/// heartbeat stops. The watchdog (`CRASH_REPORTER_HANG_TIMEOUT_SECONDS`) writes one hang report; the
 /// process exits after SECONDS.
 func hang(seconds: Double) -> Never {
     guard let beat = CrashReporter.heartbeat("orders-loop") else {

@@ -41,7 +41,6 @@ let usage = """
       CRASH_TEST_BREADCRUMBS       breadcrumbs recorded before the crash (default 5)
       CRASH_TEST_PREVIOUS_HANDLER  1: install a SIGSEGV/SIGABRT handler of our own first
       CRASH_TEST_TIMING            1: print how long start() took and the memory it reserved
-      CRASH_TEST_HANG_TIMEOUT_MS   the watchdog's hang timeout (Options.hangTimeout; default 10000)
       CRASH_TEST_PARK_ALL_SLEEPING 1: threads parks every thread in a sleep (the benchmark)
       CRASH_TEST_SELF_QUIT_MS      serve: send itself SIGQUIT (a snapshot) this long after starting
       CRASH_TEST_SNAPSHOT_REASON   serve: call CrashReporter.snapshot(reason:) with it after 200 ms
@@ -151,9 +150,7 @@ if let kind {
 do {
     let clock = ContinuousClock()
     let began = clock.now
-    var options = Options(appName: "crash-test", appVersion: "1.0.0", appBuild: "1")
-    if let ms = environment["CRASH_TEST_HANG_TIMEOUT_MS"].flatMap({ Int($0) }) { options.hangTimeout = .milliseconds(ms) }
-    let status = try CrashReporter.start(options)
+    let status = try CrashReporter.start(Options(appName: "crash-test", appVersion: "1.0.0", appBuild: "1"))
     let took = clock.now - began
     if case .optedOut = status { print("crash-test: crash reporting is opted out") }
     if environment["CRASH_TEST_TIMING"] == "1" {

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The ways a request handler can crash, one route each (`GET /crash/<kind>`).
 enum Crash: String, CaseIterable {
     /// A dictionary lookup force-unwrapped: SIGILL from the Swift runtime's trap.
@@ -9,6 +11,9 @@ enum Crash: String, CaseIterable {
     /// Recursion without end on the event loop's thread: SIGSEGV on a guard page, reported from
     /// the alternate stack the reporter gave the thread.
     case recursion
+    /// Not a crash: the handler blocks its event loop for good (a lock that never comes back),
+    /// and the loop's heartbeat stops.
+    case block
 
     func perform() {
         switch self {
@@ -21,6 +26,8 @@ enum Crash: String, CaseIterable {
             UnsafeMutablePointer<Int>(bitPattern: opaque(0x10))!.pointee = 42
         case .recursion:
             print(descend(0))
+        case .block:
+            while true { sleep(60) }
         }
     }
 }

@@ -19,6 +19,17 @@ let logger = Logger(label: "nio-service")
 // 3. An HTTP/1.1 server on loopback: `nio-service [PORT]` (0, the default, picks a free port).
 let port = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 0
 let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+
+// 4. A heartbeat per event loop, ticked by a task on that loop every 200 ms: a loop that stays
+//    blocked (a handler that never returns, a lock that never comes back) leaves one hang
+//    report with every thread once it is late by the hang timeout
+//    (CRASH_REPORTER_HANG_TIMEOUT_SECONDS, 10 s by default). `kill -QUIT` writes a snapshot.
+for (index, loop) in group.makeIterator().enumerated() {
+    loop.execute {
+        guard let beat = CrashReporter.heartbeat("event-loop-\(index)") else { return }
+        loop.scheduleRepeatedTask(initialDelay: .zero, delay: .milliseconds(200)) { _ in beat.tick() }
+    }
+}
 let server = try ServerBootstrap(group: group)
     .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
     .childChannelInitializer { channel in
