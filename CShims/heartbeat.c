@@ -33,8 +33,9 @@ static scr_heartbeat g_heartbeats[SCR_MAX_HEARTBEATS];
 static _Atomic int g_heartbeat_count; // highest index in use + 1
 
 // Not async-signal-safe by intent (a service calls it while setting up), though it only uses
-// atomics. Returns the heartbeat's index, or -1 when all are taken.
-int scr_heartbeat_register(const char *name) {
+// atomics. Returns the heartbeat's index, or -1 when all are taken. scr_heartbeat_register
+// (monitor.c) calls it and wakes the monitor, which then starts watching.
+int scr_heartbeats_add(const char *name) {
     for (int i = 0; i < SCR_MAX_HEARTBEATS; i++) {
         int expected = 0;
         if (!atomic_compare_exchange_strong(&g_heartbeats[i].used, &expected, 2)) continue; // 2: being set up

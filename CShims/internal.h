@@ -185,6 +185,7 @@ typedef struct scr_late_heartbeat {
     pid_t tid;
     uint64_t late_ms;
 } scr_late_heartbeat;
+SCR_HIDDEN int scr_heartbeats_add(const char *name);
 // Whether any heartbeat is registered.
 SCR_HIDDEN bool scr_heartbeats_active(void);
 // Finds a heartbeat that has not ticked for `timeout_ms` and was not reported for this stall;

@@ -174,6 +174,18 @@ int scr_monitor_start(const scr_config *config) {
     return SCR_OK;
 }
 
+// Not async-signal-safe by intent, though it uses atomics and write(2) only. Adds the heartbeat
+// (heartbeat.c) and wakes the monitor, which waits without a timeout while none exists.
+int scr_heartbeat_register(const char *name) {
+    int index = scr_heartbeats_add(name);
+    if (index >= 0 && g_monitor.write_fd >= 0) {
+        char byte = 'h';
+        while (write(g_monitor.write_fd, &byte, 1) < 0 && errno == EINTR) {
+        }
+    }
+    return index;
+}
+
 // Async-signal-safe.
 int scr_snapshot_signal(void) { return g_monitor.snapshot_signal; }
 
