@@ -52,7 +52,9 @@ struct ResolvedConfiguration: Sendable {
             throw .invalidOption(error.description)
         }
         keepDelivered = max(0, options.keepDelivered)
-        guard (1...4096).contains(options.maxThreads) else { throw .invalidOption("maxThreads must be between 1 and 4096") }
+        guard (1...4096).contains(options.maxThreads) else {
+            throw .invalidOption("maxThreads must be between 1 and 4096")
+        }
         maxThreads = options.maxThreads
         guard (1...256).contains(options.maxFramesPerThread) else {
             throw .invalidOption("maxFramesPerThread must be between 1 and 256")

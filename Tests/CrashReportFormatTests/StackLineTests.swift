@@ -37,7 +37,9 @@ struct StackLineTests {
                 .frame(index: 6, count: 2),
             ])
         // [4,4,4,4] is a run of one frame, not a cycle of two.
-        #expect(StackLine.lines(frames: Self.frames([4, 4, 4, 4]), omitted: 0, omittedAt: 4) == [.frame(index: 0, count: 4)])
+        #expect(
+            StackLine.lines(frames: Self.frames([4, 4, 4, 4]), omitted: 0, omittedAt: 4) == [.frame(index: 0, count: 4)]
+        )
     }
 
     @Test func theGapIsWhereTheFramesWereLeftOutAndARunStopsThere() {

@@ -58,9 +58,13 @@ struct ThreadOptionsTests {
         #expect(refusal(Options(maxFramesPerThread: 257))?.contains("maxFramesPerThread") == true)
         #expect(refusal(Options(threadCaptureTimeout: .microseconds(10)))?.contains("threadCaptureTimeout") == true)
         #expect(refusal(Options(threadCaptureTimeout: .seconds(11))) != nil)
-        #expect(refusal(Options(hangTimeout: .milliseconds(99)))?.contains("hangTimeout must be between 100 ms and 1 h") == true)
+        #expect(
+            refusal(Options(hangTimeout: .milliseconds(99)))?.contains("hangTimeout must be between 100 ms and 1 h")
+                == true)
         #expect(refusal(Options(hangTimeout: .seconds(3601))) != nil)
-        #expect(refusal(Options(hangTimeout: .seconds(Int64.max))) != nil, "an overflowing duration is refused, not wrapped")
+        #expect(
+            refusal(Options(hangTimeout: .seconds(Int64.max))) != nil, "an overflowing duration is refused, not wrapped"
+        )
     }
 
     @Test("CRASH_REPORTER_HANG_TIMEOUT_SECONDS: seconds, by the same rule and bounds; the option wins")

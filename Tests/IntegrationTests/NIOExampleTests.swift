@@ -136,8 +136,10 @@ struct NIOExampleTests {
             ["/usr/bin/curl", "-s", "-m", "30", "http://127.0.0.1:\(service.port)/crash/block"], environment: [:])
         defer { kill(request.pid, SIGKILL) }
         func reports() throws -> [CrashReport] {
-            try FileManager.default.contentsOfDirectory(atPath: state.path + "/pending").filter { $0.hasSuffix(".crash") }
-                .map { try ReportDecoding.decode(file: state.path + "/pending/" + $0) }
+            try FileManager.default.contentsOfDirectory(atPath: state.path + "/pending").filter {
+                $0.hasSuffix(".crash")
+            }
+            .map { try ReportDecoding.decode(file: state.path + "/pending/" + $0) }
         }
         for _ in 0..<300 where try reports().isEmpty { try await Task.sleep(for: .milliseconds(50)) }
         let hang = try #require(try reports().first, "no hang report")

@@ -83,7 +83,8 @@ struct SnapshotTests {
         let report = try ReportFile(reports[0])
         #expect(report.snapshot["reason"] as? String == "nightly check")
         let asker = try #require(report.thread(named: "snapshotter"), "the thread that asked is in it too")
-        let functions = report.mainImageSymbols(try ELFSymbols(file: sandbox.binary), frames: asker["frames"] as? [[String: Any]] ?? [])
+        let functions = report.mainImageSymbols(
+            try ELFSymbols(file: sandbox.binary), frames: asker["frames"] as? [[String: Any]] ?? [])
         #expect(functions.contains { $0.contains("snapshot") }, "\(functions)")
     }
 
@@ -104,10 +105,12 @@ struct SnapshotTests {
         #expect(heartbeat["late_ms"] as? Int ?? 0 >= 1000)
         let loop = try #require(report.thread(named: "orders-loop"))
         #expect(heartbeat["thread_id"] as? Int == loop["id"] as? Int, "the thread that ticked it last")
-        let functions = report.mainImageSymbols(try ELFSymbols(file: sandbox.binary), frames: loop["frames"] as? [[String: Any]] ?? [])
+        let functions = report.mainImageSymbols(
+            try ELFSymbols(file: sandbox.binary), frames: loop["frames"] as? [[String: Any]] ?? [])
         #expect(functions.contains("crash_test_wait_for_hang_lock"), "\(functions)")
         let holder = try #require(report.thread(named: "lock-holder"))
-        let held = report.mainImageSymbols(try ELFSymbols(file: sandbox.binary), frames: holder["frames"] as? [[String: Any]] ?? [])
+        let held = report.mainImageSymbols(
+            try ELFSymbols(file: sandbox.binary), frames: holder["frames"] as? [[String: Any]] ?? [])
         #expect(held.contains("crash_test_hold_hang_lock"), "\(held)")
     }
 }

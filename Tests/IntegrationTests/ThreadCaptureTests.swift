@@ -50,7 +50,8 @@ struct ThreadCaptureTests {
         let waits = ["park_in_mutex", "park_in_sleep", "park_in_read", "park_in_busy_loop"]
         for index in 1...8 {
             let name = "parked-\(index)"
-            let thread = try #require(report.thread(named: name), "\(name) missing from \(threads.map { $0["name"] ?? "" })")
+            let thread = try #require(
+                report.thread(named: name), "\(name) missing from \(threads.map { $0["name"] ?? "" })")
             expectWholeStack(report, thread, name)
             let functions = report.mainImageSymbols(symbols, frames: thread["frames"] as? [[String: Any]] ?? [])
             let wait = waits[(index - 1) % 4]

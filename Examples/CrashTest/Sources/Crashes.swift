@@ -88,7 +88,9 @@ func onBackgroundThread(named name: String, _ body: @escaping @Sendable () -> Vo
 /// Writes CLOCK_MONOTONIC (ns) to `CRASH_TEST_FAULT_TIME_FD` just before crashing: the
 /// benchmark measures fault to waitpid.
 func markFaultTime() {
-    guard let fd = ProcessInfo.processInfo.environment["CRASH_TEST_FAULT_TIME_FD"].flatMap({ Int32($0) }) else { return }
+    guard let fd = ProcessInfo.processInfo.environment["CRASH_TEST_FAULT_TIME_FD"].flatMap({ Int32($0) }) else {
+        return
+    }
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     var ns = UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
