@@ -216,6 +216,8 @@ SCR_HIDDEN int scr_report_write(scr_report_request *request);
 SCR_HIDDEN void scr_report_write_threads(scr_writer *w, pid_t crashed_tid, const scr_registers *crashed_registers,
                                          const scr_unwind_result *crashed_unwind, pid_t main_tid);
 SCR_HIDDEN void scr_report_write_frames(scr_writer *w, const scr_unwind_result *unwind);
+// `name`, or `[redacted]` when it could hold an address or a card number (report_threads.c).
+SCR_HIDDEN const char *scr_report_safe_thread_name(const char *name);
 
 // ---- whether capture is on (capture.c) ---------------------------------------------------
 // The one flag behind scr_set_capture_enabled.

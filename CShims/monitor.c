@@ -6,7 +6,8 @@
 // monitor thread, blocked in poll(2) on the pipe, then writes the report through report.c as
 // the crash handler would (the same reserved memory, nothing that allocates or locks), and the
 // other threads answer the capture signal and go on. A request made while one is asked for or
-// being written joins it (`request` is not idle): one report for both.
+// being written joins it (`request` is not idle): one report for both. The reason is written
+// before the request is published, so the monitor never reads half of it.
 //
 // After a report is written the service's callback (scr_set_report_written_callback) runs on
 // this thread, so that the running service delivers it without waiting for a restart.
@@ -21,7 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { REQUEST_IDLE, REQUEST_ASKED, REQUEST_WRITING };
+// IDLE -> FILLING (the asker owns the reason) -> ASKED (published) -> WRITING (the monitor's) -> IDLE.
+enum { REQUEST_IDLE, REQUEST_FILLING, REQUEST_ASKED, REQUEST_WRITING };
 
 static struct {
     int read_fd;
@@ -42,8 +44,9 @@ static struct {
 // already made.
 static bool ask(const char *reason) {
     int expected = REQUEST_IDLE;
-    if (!atomic_compare_exchange_strong(&g_monitor.request, &expected, REQUEST_ASKED)) return false;
+    if (!atomic_compare_exchange_strong(&g_monitor.request, &expected, REQUEST_FILLING)) return false;
     scr_strlcpy(g_monitor.reason, reason, sizeof g_monitor.reason);
+    atomic_store_explicit(&g_monitor.request, REQUEST_ASKED, memory_order_release); // the reason is complete
     char byte = 's';
     while (write(g_monitor.write_fd, &byte, 1) < 0 && errno == EINTR) {
     }

@@ -269,7 +269,7 @@ static void write_thread(scr_writer *w, pid_t tid) {
     scr_json_object_begin(w);
     scr_json_key(w, "id");
     scr_json_u64(w, (uint64_t)tid);
-    write_field(w, "name", name, 15);
+    write_field(w, "name", scr_report_safe_thread_name(name), 15);
     scr_json_key(w, "main");
     scr_json_bool(w, tid == g_report.pid);
     scr_json_object_end(w);

@@ -44,7 +44,7 @@ void scr_report_write_frames(scr_writer *w, const scr_unwind_result *unwind) {
 // anything in its 15 bytes: one that could hold an e-mail address (an `@`), an IPv4 address
 // (three dots between digits) or a card number (13 digits or more) is written as `[redacted]`,
 // the word the scrubber uses for breadcrumb values.
-static const char *safe_name(const char *name) {
+const char *scr_report_safe_thread_name(const char *name) {
     int digits = 0;
     int dots_after_digit = 0;
     for (size_t i = 0; i < 16 && name[i] != '\0'; i++) {
@@ -61,7 +61,7 @@ static void write_head(scr_writer *w, pid_t tid, const char *name, bool crashed,
     scr_json_key(w, "id");
     scr_json_u64(w, (uint64_t)tid);
     scr_json_key(w, "name");
-    scr_json_cstring(w, safe_name(name), 15);
+    scr_json_cstring(w, scr_report_safe_thread_name(name), 15);
     scr_json_key(w, "crashed");
     scr_json_bool(w, crashed);
     scr_json_key(w, "main");

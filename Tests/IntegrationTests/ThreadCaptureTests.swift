@@ -61,6 +61,20 @@ struct ThreadCaptureTests {
         expectWholeStack(report, first, "the crashing thread")
     }
 
+    @Test(
+        "a thread name that could be personal data is written as [redacted]; ordinary names stay",
+        arguments: [CrashSandbox.plantedIP, "bob@example.io", "4111111111111"])
+    func personalThreadName(name: String) async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        let result = try await sandbox.run(["threads", "1"], environment: ["CRASH_TEST_EXTRA_THREAD_NAME": name])
+        #expect(result.signal == SIGSEGV)
+        let report = try ReportFile(try #require(sandbox.reports.first))
+        #expect(!report.text.contains(name), "\(name) is in the report")
+        #expect(report.thread(named: "[redacted]") != nil)
+        #expect(report.thread(named: "parked-1") != nil)
+    }
+
     @Test("a thread that blocks the capture signal is named as not answering, and the report is still written")
     func blockedThread() async throws {
         let sandbox = try CrashSandbox(binary: binary)

@@ -42,6 +42,7 @@ let usage = """
       CRASH_TEST_PREVIOUS_HANDLER  1: install a SIGSEGV/SIGABRT handler of our own first
       CRASH_TEST_TIMING            1: print how long start() took and the memory it reserved
       CRASH_TEST_PARK_ALL_SLEEPING 1: threads parks every thread in a sleep (the benchmark)
+      CRASH_TEST_EXTRA_THREAD_NAME threads starts one more thread with this name (privacy tests)
       CRASH_TEST_SELF_QUIT_MS      serve: send itself SIGQUIT (a snapshot) this long after starting
       CRASH_TEST_SNAPSHOT_REASON   serve: call CrashReporter.snapshot(reason:) with it after 200 ms
       CRASH_TEST_FAULT_TIME_FD     a descriptor to write CLOCK_MONOTONIC (ns) to just before
