@@ -4,8 +4,8 @@
 # against the binary's own symbols and what a binary links) and util-linux (unshare, used by the
 # host-name test), and python3 (the tests' fault-injecting HTTP receiver, https server and proxy),
 # curl (the demo reads the collector's API) and openssl (the HTTP client's tests make their
-# certificates with it; it brings libssl3) when they are not on PATH. Sourced by demo.sh, test.sh
-# and bench.sh.
+# certificates with it; it brings libssl3) and chromium (the browser test renders the collector's
+# pages in it, headless) when they are not on PATH. Sourced by demo.sh, test.sh and bench.sh.
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
@@ -31,6 +31,17 @@ if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     $sudo apt-get update -qq
     $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+# Chromium only runs the browser test, which is skipped with its reason where the browser cannot
+# be had (a distribution without the package, no network): a failure here is not fatal.
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+    echo "Installing chromium (for the collector pages' browser test)…" >&2
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    export DEBIAN_FRONTEND=noninteractive
+    if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq chromium >/dev/null; }; then
+        echo "warning: chromium could not be installed; the browser test will be skipped" >&2
+    fi
 fi
 
 # Swift packages. The tools depend on swift-argument-parser (and the footprint benchmark on

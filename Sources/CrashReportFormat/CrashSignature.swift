@@ -1,7 +1,17 @@
-/// What makes two crashes "the same crash": the signal and the top frames in the app's own
-/// code (the main executable), by symbol when one is known and by offset in the image
-/// otherwise. Frames in libc or the Swift runtime are left out: every fatalError goes
-/// through the same runtime functions.
+/// What makes two reports "the same crash", by names rather than addresses, so that a group
+/// survives a rebuild (docs/grouping.md):
+///
+/// - the signal;
+/// - the innermost frames of the service's own code (the main executable), as their demangled
+///   function names without offsets, inlined calls counted as frames of their own; the
+///   runtime's and libc's frames, `_assertionFailure`, `fatalError` and the `Swift runtime
+///   failure: …` pseudo-frame are left out (``RuntimeFrames``), and a function repeated in a
+///   row (a recursion) counts once;
+/// - for a fatal error, its message without the file and line (``FatalErrorMessage``), or for a
+///   `-O` trap the runtime failure's reason.
+///
+/// A frame of the app that has no name (nothing symbolicated it) stands as `image+0xoffset`.
+/// When no frame is in the app, the innermost frame stands in.
 ///
 /// Snapshots and hangs have no signal and their stacks are wherever each thread happened to
 /// be, so theirs is the kind and what names the occasion: `snapshot | <reason>`,
@@ -11,39 +21,84 @@ public struct CrashSignature: Hashable, Sendable, CustomStringConvertible {
     public var signal: String
     /// The app's innermost frames for a crash; the reason or heartbeat name otherwise.
     public var frames: [String]
+    /// The fatal error's message without file and line, or the runtime failure's reason; nil
+    /// when the crash has neither, and for a snapshot or a hang.
+    public var message: String?
+    /// The report's kind.
+    public var kind: CrashReport.Kind
+    /// Some frame is a function's name: the signature survives a rebuild.
+    public var hasNames: Bool
 
-    public init(signal: String, frames: [String]) {
+    /// The number of app frames a crash's signature keeps.
+    public static let defaultDepth = 3
+
+    public init(
+        signal: String, frames: [String], message: String? = nil, kind: CrashReport.Kind = .crash,
+        hasNames: Bool = false
+    ) {
         self.signal = signal
         self.frames = frames
+        self.message = message
+        self.kind = kind
+        self.hasNames = hasNames
     }
 
     /// The signature of `report`, using `symbols` (the crash's, by frame index) where present.
-    public init(report: CrashReport, symbols: ReportSymbols = ReportSymbols(), depth: Int = 3) {
+    public init(report: CrashReport, symbols: ReportSymbols = ReportSymbols(), depth: Int = defaultDepth) {
+        kind = report.kind
         guard let crash = report.crash else {
             signal = report.kind.rawValue
             let reason = report.snapshot?.reason ?? ""
             let name = report.kind == .hang ? report.snapshot?.heartbeat?.name ?? reason : reason
             frames = name.isEmpty ? [] : [name]
+            message = nil
+            hasNames = !name.isEmpty
             return
         }
         signal = crash.signal.name
+        message =
+            FatalErrorMessage.stripped(crash.message)
+            ?? RuntimeFrames.failureReason(in: symbols.crash[0] ?? [])
         var frames: [String] = []
+        var hasNames = false
+        func add(_ name: String) {
+            if frames.last != name, frames.count < depth { frames.append(name) }
+        }
         for (index, frame) in crash.frames.enumerated() where frames.count < depth {
             guard let image = report.image(of: frame), image.main else { continue }
-            if let symbol = symbols.crash[index]?.last {
-                frames.append(symbol.function)
+            if let resolved = symbols.crash[index], !resolved.isEmpty {
+                for symbol in resolved where !RuntimeFrames.isRuntime(symbol.function) {
+                    add(symbol.function)
+                    hasNames = true
+                }
             } else if let offset = image.offset(of: frame.lookupAddress) {
-                frames.append("\(image.name)+0x\(String(offset, radix: 16))")
+                add("\(image.name)+0x\(String(offset, radix: 16))")
             }
         }
         if frames.isEmpty, let first = crash.frames.first {
-            // No frame in the app: fall back to where it crashed.
+            // Nothing of the app: where it crashed stands in.
             let image = report.image(of: first)
             let offset = image?.offset(of: first.lookupAddress).map { "+0x\(String($0, radix: 16))" } ?? ""
             frames.append("\(image?.name ?? "???")\(offset)")
         }
         self.frames = frames
+        self.hasNames = hasNames
     }
 
-    public var description: String { ([signal] + frames).joined(separator: " | ") }
+    /// The signature as one line: `SIGILL | crashByFatalError() | main | crash-test fatal error on purpose`.
+    public var description: String { parts.joined(separator: " | ") }
+
+    /// The signature as a list: the signal, the frames, the message (Sentry's `fingerprint`).
+    public var parts: [String] { [signal] + frames + (message.map { [$0] } ?? []) }
+
+    /// What a person reads: the app's innermost function and the message, else the signal
+    /// (`crashByFatalError() — crash-test fatal error on purpose`, `crashBySegfault() — SIGSEGV`);
+    /// for a snapshot or a hang its kind and occasion (`Hang — db-poller`).
+    public var title: String {
+        guard kind == .crash else {
+            return frames.first.map { "\(kind.title) — \($0)" } ?? kind.title
+        }
+        let what = message ?? signal
+        return frames.first.map { "\($0) — \(what)" } ?? what
+    }
 }

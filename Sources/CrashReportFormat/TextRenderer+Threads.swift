@@ -37,7 +37,7 @@ extension TextRenderer {
     }
 
     /// Why a thread has no stack, for its one line.
-    static func noAnswer(_ reason: String) -> String {
+    package static func noAnswer(_ reason: String) -> String {
         switch reason {
         case "signal_blocked": "did not answer: it blocks the capture signal"
         case "stopped": "did not answer: it was stopped (state T)"

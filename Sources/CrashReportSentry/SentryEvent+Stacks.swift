@@ -33,7 +33,7 @@ extension SentryEvent {
             package: image.map { PathPrivacy.shorten($0.path) }, in_app: image.map(\.main),
             trust: frame.trust.rawValue)
         // The runtime failure's pseudo-function is the exception's value, not a frame.
-        let resolved = symbols.filter { !$0.function.hasPrefix(runtimeFailurePrefix) }
+        let resolved = symbols.filter { !$0.function.hasPrefix(RuntimeFrames.failurePrefix) }
         if resolved.isEmpty { return [base] }
         return resolved.reversed().map { symbol in
             var entry = base

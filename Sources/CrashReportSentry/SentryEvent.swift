@@ -161,13 +161,9 @@ extension SentryEvent {
                 message: item.message, data: item.data.isEmpty ? nil : item.data)
         }
         let app = report.app
-        var occasion: (message: Message?, tags: [String: String]?, fingerprint: [String]?) = (nil, nil, nil)
+        var occasion: (message: Message?, tags: [String: String]?) = (nil, nil)
         if report.crash == nil {
-            let signature = CrashSignature(report: report)
-            occasion = (
-                Message(formatted: Self.occasion(report)), ["report_kind": report.kind.rawValue],
-                [signature.signal] + signature.frames
-            )
+            occasion = (Message(formatted: Self.occasion(report)), ["report_kind": report.kind.rawValue])
         }
         self.init(
             event_id: eventID,
@@ -180,7 +176,7 @@ extension SentryEvent {
             exception: report.crash.map { Values(values: [Self.exception($0, symbols: symbols.crash, in: report)]) },
             threads: Values(values: Self.threads(report, symbols: symbols)),
             tags: occasion.tags,
-            fingerprint: occasion.fingerprint,
+            fingerprint: Self.fingerprint(report, symbols: symbols),
             debug_meta: DebugMeta(images: images),
             breadcrumbs: Values(values: breadcrumbs),
             contexts: Contexts(
@@ -190,6 +186,14 @@ extension SentryEvent {
                     kernel_version: Self.nonEmpty(report.os.release)),
                 device: .init(arch: report.os.machine)),
             sdk: SDK(name: sdkName, version: sdkVersion, settings: .init()))
+    }
+
+    /// The report's group (`CrashSignature`, docs/grouping.md), so that Sentry groups as the
+    /// collector and `crashreport stats` do; nil when the signature has no names (raw offsets
+    /// move with every build, and Sentry's own grouping of the symbolicated stack does better).
+    static func fingerprint(_ report: CrashReport, symbols: ReportSymbols) -> [String]? {
+        let signature = CrashSignature(report: report, symbols: symbols)
+        return signature.hasNames ? signature.parts : nil
     }
 
     /// `fatal` for a crash, `error` for a hang, `warning` for a snapshot.
@@ -205,7 +209,7 @@ extension SentryEvent {
     static func exception(_ crash: CrashReport.Crash, symbols: [Int: [FrameSymbol]], in report: CrashReport)
         -> Exception
     {
-        let runtimeFailure = symbols[0]?.first { $0.function.hasPrefix(runtimeFailurePrefix) }?.function
+        let runtimeFailure = symbols[0]?.first { $0.function.hasPrefix(RuntimeFrames.failurePrefix) }?.function
         // What went wrong, most specific first.
         let value = nonEmpty(crash.message) ?? runtimeFailure ?? describe(crash.signal)
         return Exception(
@@ -219,8 +223,6 @@ extension SentryEvent {
                 frames: frames(crash.frames, crash.stackLines, symbols: symbols, in: report),
                 registers: crash.registers.values.mapValues(\.hex)))
     }
-
-    static let runtimeFailurePrefix = "Swift runtime failure: "
 
     /// `name@version` when the report knows the app's version (Sentry's usual release form).
     private static func defaultRelease(_ app: CrashReport.App) -> String? {

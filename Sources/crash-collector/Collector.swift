@@ -1,4 +1,5 @@
 import CrashReporterSupport
+import CrashSymbolication
 
 /// The collector's state and its request handling, independent of sockets: the server hands it
 /// whole requests and writes back what it returns.
@@ -19,8 +20,9 @@ final class Collector: Sendable {
     ) throws(FileError) {
         self.configuration = configuration
         try DataDirectory.create(configuration.dataDirectory)
-        reports = try CollectorReportStore(dataDirectory: configuration.dataDirectory)
-        views = SymbolicatedViews()
+        let symbolicator = Symbolicator()
+        reports = try CollectorReportStore(dataDirectory: configuration.dataDirectory, symbolicator: symbolicator)
+        views = SymbolicatedViews(symbolicator: symbolicator)
         sentryEvents = try SentryEventStore(dataDirectory: configuration.dataDirectory)
         events = try EventStore(dataDirectory: configuration.dataDirectory)
         faults = FaultInjection(configuration.failNext)

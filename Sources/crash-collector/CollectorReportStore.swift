@@ -1,5 +1,6 @@
 import CrashReportFormat
 import CrashReporterSupport
+import CrashSymbolication
 import Foundation
 
 #if canImport(Glibc)
@@ -11,6 +12,8 @@ import Foundation
 /// `ReportStore`, which is the client's pending/delivered/rejected folders.)
 final class CollectorReportStore: Sendable {
     let directory: String
+    /// Names the frames of a report's signature (docs/grouping.md).
+    let symbolicator: Symbolicator
     private let summaries = Lock<[String: ReportSummary]>([:])
 
     enum StoreResult: Equatable {
@@ -24,7 +27,10 @@ final class CollectorReportStore: Sendable {
     let indexPath: String
     private let indexFD: Int32
 
-    init(dataDirectory: String) throws(FileError) {
+    /// Summaries cached by an older grouping rule (`ReportSummary.currentRule`) are made again
+    /// from their reports: existing reports are regrouped when the collector starts.
+    init(dataDirectory: String, symbolicator: Symbolicator = Symbolicator()) throws(FileError) {
+        self.symbolicator = symbolicator
         directory = dataDirectory + "/reports"
         indexPath = dataDirectory + "/reports-index.jsonl"
         try DataDirectory.create(directory)
@@ -44,13 +50,13 @@ final class CollectorReportStore: Sendable {
         var missing: [ReportSummary] = []
         for name in names where name.hasSuffix(".crash") && !name.hasPrefix(".") {
             let id = String(name.dropLast(".crash".count))
-            if let summary = cached[id] {
+            if let summary = cached[id], summary.rule == ReportSummary.currentRule {
                 index[id] = summary
                 continue
             }
             do {
                 let report = try ReportDecoding.decode(file: "\(directory)/\(name)")
-                let summary = ReportSummary(report)
+                let summary = ReportSummary(report, symbolicator: symbolicator)
                 index[summary.id] = summary
                 missing.append(summary)
             } catch {
@@ -61,6 +67,8 @@ final class CollectorReportStore: Sendable {
         if let last = indexBytes?.last, last != 0x0a {
             try? FileSystem.append([0x0a], to: indexFD, path: indexPath, durable: true)
         }
+        let regrouped = missing.filter { cached[$0.id] != nil }.count
+        if regrouped > 0 { Log.info("regrouped \(regrouped) reports by the current grouping rule") }
         for summary in missing { appendToIndex(summary) }
         summaries.withLock { $0 = index }
     }
@@ -80,7 +88,7 @@ final class CollectorReportStore: Sendable {
 
     /// Stores a decoded report's bytes under its id unless a report with that id is stored.
     func store(_ gzipData: Data, report: CrashReport) throws(FileError) -> StoreResult {
-        let summary = ReportSummary(report)
+        let summary = ReportSummary(report, symbolicator: symbolicator)
         let path = "\(directory)/\(summary.id).crash"
         switch try FileSystem.createExclusively(gzipData, at: path, mode: DataDirectory.fileMode) {
         case .alreadyExisted:

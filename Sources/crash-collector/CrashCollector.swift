@@ -22,8 +22,9 @@ struct CrashCollector: ParsableCommand {
               POST /api/reports               a crash report file (gzip), X-Crash-Report-ID
               POST /api/<project>/envelope/   a Sentry envelope, X-Sentry-Auth
               POST /v1/events                 analytics events, X-Write-Key
-              GET  /                          crash groups and event counts (HTML)
-              GET  /api/reports, /api/groups, /api/events, /reports/<id>[?format=json]
+              GET  /                          crash groups, their charts, event counts (HTML)
+              GET  /groups/<key>, /reports/<id>[?format=text|json]
+              GET  /api/reports, /api/groups, /api/events
 
             ENVIRONMENT:
               CRASH_COLLECTOR_FAIL_NEXT="N STATUS"

@@ -15,6 +15,14 @@ final class EventStore: Sendable {
         var fd: Int32
         var ids: Set<String>
         var counts: [String: Int]
+        /// By name, then by Unix hour of `occurred_at`.
+        var hourly: [String: [Int64: Int]]
+    }
+
+    /// The Unix hour of an ISO 8601 time, nil when it does not parse.
+    static func hour(of occurredAt: String) -> Int64? {
+        guard let seconds = Timestamp(iso8601: occurredAt)?.seconds else { return nil }
+        return Int64((seconds / 3600).rounded(.down))
     }
 
     init(dataDirectory: String) throws(FileError) {
@@ -23,6 +31,7 @@ final class EventStore: Sendable {
         path = directory + "/events.jsonl"
         var ids = Set<String>()
         var counts: [String: Int] = [:]
+        var hourly: [String: [Int64: Int]] = [:]
         if let data = DataDirectory.read(path) {
             var kept = 0
             var start = data.startIndex
@@ -30,7 +39,12 @@ final class EventStore: Sendable {
                 if let record = try? JSON.parse(data[start..<newline]),
                     case .string(let id)? = record["event_id"], case .string(let name)? = record["name"]
                 {
-                    if ids.insert(id).inserted { counts[name, default: 0] += 1 }
+                    if ids.insert(id).inserted {
+                        counts[name, default: 0] += 1
+                        if case .string(let occurredAt)? = record["occurred_at"], let hour = Self.hour(of: occurredAt) {
+                            hourly[name, default: [:]][hour, default: 0] += 1
+                        }
+                    }
                 } else {
                     Log.warning("\(path): skipping a damaged line")
                 }
@@ -43,7 +57,7 @@ final class EventStore: Sendable {
             }
         }
         let fd = try FileSystem.openForAppending(path, mode: DataDirectory.fileMode)
-        state = Lock(State(fd: fd, ids: ids, counts: counts))
+        state = Lock(State(fd: fd, ids: ids, counts: counts, hourly: hourly))
     }
 
     deinit {
@@ -71,6 +85,9 @@ final class EventStore: Sendable {
             }
             for event in events where newIDs.contains(event.eventID) && state.ids.insert(event.eventID).inserted {
                 state.counts[event.name, default: 0] += 1
+                if let hour = Self.hour(of: event.occurredAt) {
+                    state.hourly[event.name, default: [:]][hour, default: 0] += 1
+                }
             }
             return .success(newIDs.count)
         }
@@ -79,4 +96,7 @@ final class EventStore: Sendable {
 
     /// Stored events by name.
     var counts: [String: Int] { state.withLock { $0.counts } }
+
+    /// Stored events by name, then by the Unix hour they occurred in.
+    var hourlyCounts: [String: [Int64: Int]] { state.withLock { $0.hourly } }
 }

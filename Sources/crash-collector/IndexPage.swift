@@ -1,94 +1,109 @@
-/// `GET /`: crash groups with their reports one click away, and analytics event counts.
+import CrashReportFormat
+import CrashReporterSupport
+
+/// `GET /[?app=APP&version=VERSION&range=24h|14d]`: one row per crash group, newest activity
+/// first, then analytics event counts by name over the same span.
 extension Collector {
-    func indexPage() -> HTTPResponse {
-        let groups = CrashGroup.groups(of: reports.all())
-        // Each group's newest report, symbolicated once and then kept (see SymbolicatedViews).
-        var crashedIn: [String: String] = [:]
-        for group in groups {
-            guard let newest = group.reports.first else { continue }
-            crashedIn[group.signature] = views.view(id: newest.id, load: { reports.report(id: newest.id) })?.crashedIn
-        }
-        return .html(
-            200,
-            IndexPage.render(
-                groups: groups, crashedIn: crashedIn, eventCounts: events.counts,
-                sentryEvents: sentryEvents.storedCount))
+    func indexPage(query: [String: String]) -> HTTPResponse {
+        let filter = IndexPage.Filter(
+            app: query["app"].flatMap { $0.isEmpty ? nil : $0 },
+            version: query["version"].flatMap { $0.isEmpty ? nil : $0 })
+        let range = query["range"].flatMap(ActivityWindow.Range.init(rawValue:)) ?? .day
+        let page = IndexPage(
+            summaries: reports.all(), filter: filter, window: ActivityWindow(range: range, now: now()),
+            events: events.hourlyCounts, sentryEvents: sentryEvents.storedCount)
+        return .html(200, page.render())
     }
 }
 
-enum IndexPage {
-    /// Reports listed under one group; the rest are counted.
-    static let reportsPerGroup = 20
+struct IndexPage {
+    struct Filter: Equatable {
+        var app: String?
+        var version: String?
 
-    /// `crashedIn`: by signature, the function the group's newest report crashed in, where the
-    /// collector could symbolicate it.
-    static func render(
-        groups: [CrashGroup], crashedIn: [String: String] = [:], eventCounts: [String: Int], sentryEvents: Int
-    ) -> String {
-        var html = """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>crash-collector</title>
-            <style>
-            body{font-family:system-ui,sans-serif;margin:2em;color:#222}
-            table{border-collapse:collapse;margin-bottom:2em}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
-            code{font-size:.9em}
-            </style></head><body>
-            <h1>crash-collector</h1>
+        func keeps(_ summary: ReportSummary) -> Bool {
+            (app == nil || summary.app == app) && (version == nil || summary.version == version)
+        }
+    }
 
-            """
+    var summaries: [ReportSummary]
+    var filter = Filter()
+    var window: ActivityWindow
+    /// Analytics events by name, then by Unix hour.
+    var events: [String: [Int64: Int]] = [:]
+    var sentryEvents = 0
+
+    func render() -> String {
+        let groups = CrashGroup.groups(of: summaries.filter(filter.keeps))
+        var html = "<h1>Crash groups</h1>\n"
+        html += filterForm()
         let reportCount = groups.reduce(0) { $0 + $1.count }
-        html += "<h2>Report groups</h2>\n<p>\(reportCount) reports in \(groups.count) groups. "
-        html += "<a href=\"/api/reports\">JSON</a></p>\n"
+        html += "<p class=\"muted\">\(reportCount) reports in \(groups.count) groups, newest activity first. "
+        html +=
+            "Charts: \(window.range == .day ? "crashes per hour, last 24 hours" : "crashes per day, last 14 days"). "
+        html += "<a href=\"/api/groups\">JSON</a></p>\n"
         if groups.isEmpty {
             html += "<p>No reports yet.</p>\n"
         } else {
-            html += "<table><tr><th>Kind</th><th>Signature</th><th>Crashed in</th><th>App</th><th>Count</th>"
-            html += "<th>First seen</th><th>Last seen</th><th>Versions</th><th>Reports</th></tr>\n"
-            for group in groups {
-                html += "<tr><td>\(escape(group.kind))</td><td><code>\(escape(group.signature))</code></td>"
-                html += "<td><code>\(escape(crashedIn[group.signature] ?? ""))</code></td>"
-                html += "<td>\(escape(group.apps.joined(separator: ", ")))</td>"
-                html += "<td>\(group.count)</td>"
-                html += "<td>\(escape(group.firstSeen?.time ?? ""))</td><td>\(escape(group.lastSeen?.time ?? ""))</td>"
-                html += "<td>\(escape(group.versions.joined(separator: ", ")))</td><td>"
-                for report in group.reports.prefix(reportsPerGroup) {
-                    let id = escape(report.id)
-                    html += "<a href=\"/reports/\(id)\">\(escape(report.time))</a> "
-                    html += "(<a href=\"/reports/\(id)?format=json\">json</a>)<br>"
-                }
-                if group.count > reportsPerGroup { html += "and \(group.count - reportsPerGroup) more" }
-                html += "</td></tr>\n"
-            }
-            html += "</table>\n"
+            html += "<table class=\"groups stack-on-phone\"><thead><tr><th>Group</th><th>Count</th><th>Activity</th>"
+            html += "<th>First seen</th><th>Last seen</th><th>Versions</th></tr></thead><tbody>\n"
+            for group in groups { html += row(group) }
+            html += "</tbody></table>\n"
         }
-        html += "<h2>Analytics events</h2>\n"
-        if eventCounts.isEmpty {
-            html += "<p>No events yet.</p>\n"
-        } else {
-            html += "<table><tr><th>Name</th><th>Count</th></tr>\n"
-            for (name, count) in eventCounts.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
-                html += "<tr><td><code>\(escape(name))</code></td><td>\(count)</td></tr>\n"
-            }
-            html += "</table>\n"
-        }
-        html += "<p>Sentry events received: \(sentryEvents).</p>\n</body></html>\n"
+        html += eventsSection()
+        html += "<p class=\"muted\">Sentry events received: \(sentryEvents).</p>\n"
+        return HTMLPage.document(title: "Crash groups", body: html)
+    }
+
+    func row(_ group: CrashGroup) -> String {
+        let counts = window.counts(timesMs: group.reports.map(\.timeMs))
+        var html = "<tr class=\"group\" data-key=\"\(group.key)\"><td data-label=\"Group\">"
+        html += HTMLPage.kindBadge(group.kind) + " "
+        html += "<a class=\"group-title\" href=\"/groups/\(group.key)\">\(HTMLPage.escape(group.title))</a>"
+        html += "<div class=\"muted\">\(HTMLPage.escape(group.apps.joined(separator: ", ")))</div></td>"
+        html += "<td class=\"count\" data-label=\"Count\">\(group.count)</td>"
+        html += "<td data-label=\"Activity\">"
+        html += ActivityChart.svg(counts: counts, window: window, label: "\(group.title): activity") + "</td>"
+        html += "<td data-label=\"First seen\">\(HTMLPage.time(group.firstSeen?.time ?? ""))</td>"
+        html += "<td data-label=\"Last seen\">\(HTMLPage.time(group.lastSeen?.time ?? ""))</td>"
+        html += "<td data-label=\"Versions\">"
+        html += HTMLPage.escape(group.versionCounts.map(\.version).joined(separator: ", ")) + "</td></tr>\n"
         return html
     }
 
-    /// Text made safe for HTML element content and quoted attribute values.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
+    /// Choices of app and version from every stored report, and the chart's span.
+    func filterForm() -> String {
+        func select(_ name: String, _ label: String, _ values: [String], _ chosen: String?, all: Bool = true) -> String
+        {
+            var html = "<label>\(label)<br><select name=\"\(name)\">"
+            if all { html += "<option value=\"\">all</option>" }
+            for value in values {
+                let selected = value == chosen ? " selected" : ""
+                html += "<option value=\"\(HTMLPage.escape(value))\"\(selected)>\(HTMLPage.escape(value))</option>"
             }
+            return html + "</select></label>"
         }
-        return result
+        var html = "<form class=\"filter\" method=\"get\" action=\"/\">"
+        html += select("app", "App", Set(summaries.map(\.app)).sorted(), filter.app)
+        html += select("version", "Version", Set(summaries.map(\.version)).sorted(), filter.version)
+        html += select(
+            "range", "Span", ActivityWindow.Range.allCases.map(\.rawValue), window.range.rawValue, all: false)
+        html += "<button type=\"submit\">Show</button></form>\n"
+        return html
+    }
+
+    func eventsSection() -> String {
+        var html = "<h2>Analytics events</h2>\n"
+        guard !events.isEmpty else { return html + "<p>No events yet.</p>\n" }
+        html += "<table class=\"events stack-on-phone\"><thead><tr><th>Name</th><th>Count</th><th>Over time</th>"
+        html += "</tr></thead><tbody>\n"
+        let totals = events.mapValues { $0.values.reduce(0, +) }
+        for (name, total) in totals.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
+            let counts = window.counts(hourly: events[name] ?? [:])
+            html += "<tr><td data-label=\"Name\"><code>\(HTMLPage.escape(name))</code></td>"
+            html += "<td class=\"count\" data-label=\"Count\">\(total)</td><td data-label=\"Over time\">"
+            html += ActivityChart.svg(counts: counts, window: window, label: "\(name): events") + "</td></tr>\n"
+        }
+        return html + "</tbody></table>\n"
     }
 }

@@ -1,5 +1,6 @@
 import CrashReportFormat
 import CrashReporterSupport
+import CrashSymbolication
 
 /// What the collector lists about one stored report, and the crash group it belongs to.
 struct ReportSummary: Sendable, Equatable {
@@ -16,9 +17,24 @@ struct ReportSummary: Sendable, Equatable {
     /// The innermost frame as `image+0xoffset`: the crash's, or in a hang the late heartbeat's
     /// thread's; `?` when there is none (a snapshot).
     var topFrame: String
+    /// The group (`CrashSignature`, docs/grouping.md), by function names where this machine
+    /// could symbolicate the report.
     var signature: String
+    /// The group's readable title (`CrashSignature.title`).
+    var title: String
+    /// The grouping rule the signature was made by; a summary made by an older rule is made
+    /// again when the collector starts.
+    var rule: Int
 
-    init(_ report: CrashReport) {
+    /// The rule ``signature`` follows today: 1 was by offsets, 2 by names.
+    static let currentRule = 2
+
+    /// The summary of `report`, its signature by the names `symbolicator` finds.
+    init(_ report: CrashReport, symbolicator: Symbolicator) {
+        self.init(report, symbols: symbolicator.symbolicate(report))
+    }
+
+    init(_ report: CrashReport, symbols: ReportSymbols = ReportSymbols()) {
         id = report.reportID.lowercased()
         time = report.timestamp
         timeMs = report.timestampMs
@@ -27,7 +43,10 @@ struct ReportSummary: Sendable, Equatable {
         kind = report.kind.rawValue
         signal = report.crash?.signal.name ?? ""
         topFrame = Self.topFrame(of: report).map { Self.location(of: $0, in: report) } ?? "?"
-        signature = Self.signature(of: report)
+        let signature = CrashSignature(report: report, symbols: symbols)
+        self.signature = signature.description
+        title = signature.title
+        rule = Self.currentRule
     }
 
     /// The frame a report is "at": the crash's innermost, or a hang's late heartbeat thread's.
@@ -35,13 +54,6 @@ struct ReportSummary: Sendable, Equatable {
         if let crash = report.crash { return crash.frames.first }
         guard let late = report.snapshot?.heartbeat?.threadID else { return nil }
         return report.threads.first { $0.id == late }?.frames.first
-    }
-
-    /// The crash group, by the rule `crashreport stats` uses (`CrashSignature`): the signal and
-    /// the innermost frames of the main executable as `image+0xoffset` (offsets, unlike
-    /// addresses, do not move with ASLR).
-    static func signature(of report: CrashReport) -> String {
-        CrashSignature(report: report).description
     }
 
     /// `image+0xoffset` of a frame's lookup address, or `???` outside every image.
@@ -75,6 +87,12 @@ struct ReportSummary: Sendable, Equatable {
         self.signal = signal
         self.topFrame = topFrame
         self.signature = signature
+        if case .string(let title)? = json["title"] { self.title = title } else { self.title = signature }
+        if case .number(let rule)? = json["rule"], let value = rule.exactly(Int.self) {
+            self.rule = value
+        } else {
+            self.rule = 1
+        }
     }
 
     var json: JSONValue {
@@ -82,33 +100,7 @@ struct ReportSummary: Sendable, Equatable {
             "id": .string(id), "time": .string(time), "time_ms": .number(.int(timeMs)), "app": .string(app),
             "version": .string(version), "kind": .string(kind), "signal": .string(signal),
             "top_frame": .string(topFrame),
-            "signature": .string(signature),
+            "signature": .string(signature), "title": .string(title), "rule": JSONValue(rule),
         ]
-    }
-}
-
-/// Reports sharing a signature.
-struct CrashGroup: Sendable, Equatable {
-    var signature: String
-    var reports: [ReportSummary]
-
-    var count: Int { reports.count }
-    /// `crash`, `snapshot` or `hang`: one signature never spans two kinds.
-    var kind: String { reports.first?.kind ?? CrashReport.Kind.crash.rawValue }
-    var firstSeen: ReportSummary? { reports.min { $0.timeMs < $1.timeMs } }
-    var lastSeen: ReportSummary? { reports.max { $0.timeMs < $1.timeMs } }
-    /// The app versions that crashed this way, sorted.
-    var versions: [String] { Set(reports.map(\.version)).sorted() }
-    var apps: [String] { Set(reports.map(\.app)).sorted() }
-
-    /// Groups by signature, the most frequent first (then the most recent).
-    static func groups(of summaries: [ReportSummary]) -> [CrashGroup] {
-        Dictionary(grouping: summaries, by: \.signature)
-            .map { CrashGroup(signature: $0.key, reports: $0.value.sorted { $0.timeMs > $1.timeMs }) }
-            .sorted {
-                $0.count != $1.count
-                    ? $0.count > $1.count
-                    : ($0.lastSeen?.timeMs ?? 0, $0.signature) > ($1.lastSeen?.timeMs ?? 0, $1.signature)
-            }
     }
 }

@@ -48,25 +48,32 @@ extension Collector {
         .json(200, .array(reports.all().map(\.json)))
     }
 
-    /// `GET /api/groups`: crash groups, the most frequent first.
+    /// `GET /api/groups`: crash groups, the one with the newest report first.
     func listGroups() -> HTTPResponse {
         let groups = CrashGroup.groups(of: reports.all()).map { group -> JSONValue in
             [
-                "kind": .string(group.kind), "signature": .string(group.signature), "count": JSONValue(group.count),
+                "kind": .string(group.kind), "key": .string(group.key), "title": .string(group.title),
+                "signature": .string(group.signature), "count": JSONValue(group.count),
                 "first_seen": JSONValue(group.firstSeen?.time), "last_seen": JSONValue(group.lastSeen?.time),
                 "apps": .array(group.apps.map(JSONValue.string)),
                 "versions": .array(group.versions.map(JSONValue.string)),
+                "version_counts": .array(
+                    group.versionCounts.map { ["version": .string($0.version), "count": JSONValue($0.count)] }),
                 "reports": .array(group.reports.map { .string($0.id) }),
             ]
         }
         return .json(200, .array(groups))
     }
 
-    /// `GET /reports/<id>`: the crash log as text, symbolicated where this machine has the
-    /// binaries, or `?format=json` the report as JSON (raw addresses, as stored).
+    /// `GET /reports/<id>`: the report's page (`ReportPage`), symbolicated where this machine
+    /// has the binaries; `?format=text` the crash log as `crashreport show` prints it;
+    /// `?format=json` the report as JSON (raw addresses, as stored).
     func showReport(id: String, query: [String: String]) -> HTTPResponse {
         let missing = Self.error(404, "no report \(Text.safe(id))")
-        switch query["format"] ?? "text" {
+        switch query["format"] ?? "html" {
+        case "html":
+            guard let view = views.view(id: id, load: { reports.report(id: id) }) else { return missing }
+            return .html(200, ReportPage.render(view.report, symbolication: view.symbolication))
         case "text":
             guard let view = views.view(id: id, load: { reports.report(id: id) }) else { return missing }
             return .text(200, view.text)
@@ -77,7 +84,7 @@ extension Collector {
             }
             return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: data)
         default:
-            return Self.error(400, "format must be text or json")
+            return Self.error(400, "format must be html, text or json")
         }
     }
 }

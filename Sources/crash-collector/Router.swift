@@ -15,7 +15,10 @@ extension Collector {
             return Self.error(405, "method \(request.method) not allowed on \(path)", headers: [("Allow", allow)])
         }
 
-        if segments == [""] { return only("GET") { indexPage() } }
+        if segments == [""] { return only("GET") { indexPage(query: request.head.query) } }
+        if segments.count == 2, segments[0] == "groups", !segments[1].isEmpty {
+            return only("GET") { groupPage(key: segments[1], query: request.head.query) }
+        }
         if segments == ["api", "reports"] {
             switch method {
             case "GET": return listReports()

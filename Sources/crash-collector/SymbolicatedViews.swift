@@ -13,12 +13,10 @@ import CrashSymbolication
 final class SymbolicatedViews: Sendable {
     /// One report, symbolicated.
     struct View: Sendable {
+        var report: CrashReport
+        var symbolication: Symbolication
         /// The crash log (`TextRenderer`): the fatal-error message or runtime failure first.
         var text: String
-        /// The function of the innermost symbolicated frame in the main executable (else in
-        /// any image), e.g. `crashBySegfault()`: of the crash, or of a hang's late heartbeat's
-        /// thread; nil when nothing could be symbolicated, and for a snapshot.
-        var crashedIn: String?
     }
 
     /// Views kept at most; past it the oldest one made goes.
@@ -52,25 +50,8 @@ final class SymbolicatedViews: Sendable {
     }
 
     static func make(_ report: CrashReport, symbolication: Symbolication) -> View {
-        let text = TextRenderer(symbolication: symbolication).render(report)
-        return View(text: text, crashedIn: crashedIn(report, symbols: symbolication.symbols))
-    }
-
-    /// The stack a report is "in" (the crash's, a hang's late heartbeat thread's) and its
-    /// innermost symbolicated function, preferring the main executable's.
-    static func crashedIn(_ report: CrashReport, symbols: ReportSymbols) -> String? {
-        let frames: [CrashReport.Frame]
-        let stackSymbols: [Int: [FrameSymbol]]
-        if let crash = report.crash {
-            (frames, stackSymbols) = (crash.frames, symbols.crash)
-        } else if let late = report.snapshot?.heartbeat?.threadID,
-            let index = report.threads.firstIndex(where: { $0.id == late })
-        {
-            (frames, stackSymbols) = (report.threads[index].frames, symbols[thread: index])
-        } else {
-            return nil
-        }
-        let inMain = frames.indices.filter { report.image(of: frames[$0])?.main == true }
-        return (inMain + frames.indices).lazy.compactMap { stackSymbols[$0]?.last?.function }.first
+        View(
+            report: report, symbolication: symbolication,
+            text: TextRenderer(symbolication: symbolication).render(report))
     }
 }

@@ -1,13 +1,14 @@
 import ArgumentParser
 import CrashReportDelivery
 import CrashReportFormat
+import CrashSymbolication
 import Foundation
 
 /// `crashreport list`: one line per report in pending/, delivered/ and rejected/.
 struct ListCommand: ToolSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the reports of a state directory: status, id, time, signal or kind, top frame.")
+        abstract: "List the reports of a state directory: status, id, time, signal or kind, title.")
 
     @Flag(help: "Print the list as JSON.")
     var json = false
@@ -22,26 +23,32 @@ struct ListCommand: ToolSubcommand {
         var kind: String
         /// The signal's name, or for a snapshot or a hang its kind.
         var signal: String
-        /// The innermost frame of the app, or for a snapshot its reason and for a hang the late
-        /// heartbeat's name (what its signature names).
+        /// The innermost function of the app (else `image+0xoffset`), or for a snapshot its
+        /// reason and for a hang the late heartbeat's name (what its signature names).
         var topFrame: String
+        /// The group's title, as `stats` and the collector show it (`CrashSignature.title`).
+        var title: String = ""
+        /// The group (`CrashSignature`'s one line).
+        var signature: String = ""
         var problem: String?
 
         enum CodingKeys: String, CodingKey {
-            case status, id, time, kind, signal, problem
+            case status, id, time, kind, signal, title, signature, problem
             case topFrame = "top_frame"
         }
     }
 
     static func rows(in directory: String) -> [Row] {
-        Locations.allReports(in: directory).map { entry in
+        let symbolicator = Symbolicator()
+        return Locations.allReports(in: directory).map { entry in
             let id = ReportStore.id(of: entry.path)
             do {
                 let report = try ReportDecoding.decode(file: entry.path)
-                let signature = CrashSignature(report: report, depth: 1)
+                let signature = Grouping.signature(of: report, symbolicator: symbolicator)
                 return Row(
                     status: entry.status, id: id, time: report.timestamp, kind: report.kind.rawValue,
-                    signal: signature.signal, topFrame: signature.frames.first ?? (report.crash == nil ? "" : "???"))
+                    signal: signature.signal, topFrame: signature.frames.first ?? (report.crash == nil ? "" : "???"),
+                    title: signature.title, signature: signature.description)
             } catch {
                 return Row(
                     status: entry.status, id: id, time: "", kind: "", signal: "", topFrame: "",
@@ -62,11 +69,11 @@ struct ListCommand: ToolSubcommand {
             return
         }
         output.write(Self.pad("STATUS", 10) + Self.pad("ID", 38) + Self.pad("TIME", 26) + Self.pad("SIGNAL", 9))
-        output.write("TOP FRAME\n")
+        output.write("TITLE\n")
         for row in rows {
             let tail =
                 row.problem.map { "damaged: \($0)" }
-                ?? Self.pad(row.time, 26) + Self.pad(row.signal, 9) + row.topFrame
+                ?? Self.pad(row.time, 26) + Self.pad(row.signal, 9) + row.title
             output.write(Self.pad(row.status, 10) + Self.pad(row.id, 38) + tail + "\n")
         }
     }

@@ -1,14 +1,18 @@
 import ArgumentParser
 import CrashReportFormat
+import CrashSymbolication
 
-/// `crashreport stats`: crash groups by signature, with counts and first and last seen.
+/// `crashreport stats`: crash groups by signature, newest activity first, each with its count
+/// per app version.
 struct StatsCommand: ToolSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "Group the reports by crash signature.",
         discussion: """
-            A signature is the signal and the top frames of the app's own code. Each group has its count, \
-            first and last seen, and app versions; damaged files are counted apart.
+            A signature is the signal, the top function names of the app's own code and a fatal error's \
+            message (docs/grouping.md). Each group has its title, count, first and last seen, and its count \
+            per app version; the group last seen most recently comes first, and in each group the version \
+            last seen most recently. Damaged files are counted apart.
             """)
 
     @Flag(help: "Print the groups as JSON.")
@@ -19,15 +23,31 @@ struct StatsCommand: ToolSubcommand {
     struct Group: Encodable {
         /// `crash`, `snapshot` or `hang`: one signature never spans two kinds.
         var kind: String
+        var title: String
         var signature: String
         var count: Int
         var firstSeen: String
         var lastSeen: String
+        /// The versions, the one last seen most recently first.
         var versions: [String]
+        /// Reports per version, in the order of `versions`.
+        var versionCounts: [VersionCount] = []
 
         enum CodingKeys: String, CodingKey {
-            case kind, signature, count, versions
+            case kind, title, signature, count, versions
             case firstSeen = "first_seen"
+            case lastSeen = "last_seen"
+            case versionCounts = "version_counts"
+        }
+    }
+
+    struct VersionCount: Encodable, Equatable {
+        var version: String
+        var count: Int
+        var lastSeen: String
+
+        enum CodingKeys: String, CodingKey {
+            case version, count
             case lastSeen = "last_seen"
         }
     }
@@ -35,22 +55,26 @@ struct StatsCommand: ToolSubcommand {
     static func groups(in directory: String) -> (groups: [Group], damaged: Int) {
         var byKey: [CrashSignature: [CrashReport]] = [:]
         var damaged = 0
+        let symbolicator = Symbolicator()
         for entry in Locations.allReports(in: directory) {
             guard let report = try? ReportDecoding.decode(file: entry.path) else {
                 damaged += 1
                 continue
             }
-            byKey[CrashSignature(report: report), default: []].append(report)
+            byKey[Grouping.signature(of: report, symbolicator: symbolicator), default: []].append(report)
         }
         let groups = byKey.map { signature, reports in
             let times = reports.map(\.timestamp).sorted()
-            let versions = Set(reports.map { $0.app.version.isEmpty ? "?" : $0.app.version }).sorted()
+            let byVersion = Dictionary(grouping: reports) { $0.app.version.isEmpty ? "?" : $0.app.version }
+            let versionCounts = byVersion.map { version, reports in
+                VersionCount(version: version, count: reports.count, lastSeen: reports.map(\.timestamp).max() ?? "")
+            }.sorted { ($0.lastSeen, $0.version) > ($1.lastSeen, $1.version) }
             return Group(
-                kind: reports.first?.kind.rawValue ?? "crash", signature: signature.description, count: reports.count,
-                firstSeen: times.first ?? "",
-                lastSeen: times.last ?? "", versions: versions)
+                kind: signature.kind.rawValue, title: signature.title, signature: signature.description,
+                count: reports.count, firstSeen: times.first ?? "", lastSeen: times.last ?? "",
+                versions: versionCounts.map(\.version), versionCounts: versionCounts)
         }
-        return (groups.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lastSeen > $1.lastSeen }, damaged)
+        return (groups.sorted { ($0.lastSeen, $0.signature) > ($1.lastSeen, $1.signature) }, damaged)
     }
 
     /// `3 crashes in 2 groups`; with snapshots or hangs among them,
@@ -79,10 +103,11 @@ struct StatsCommand: ToolSubcommand {
         output.write(Self.headline(groups))
         output.write(damaged > 0 ? " (\(damaged) damaged file\(damaged == 1 ? "" : "s") left out)\n" : "\n")
         for group in groups {
-            output.write("\n\(group.count)×  \(group.signature)\n")
-            output.write(
-                "    first \(group.firstSeen)  last \(group.lastSeen)  versions \(group.versions.joined(separator: ", "))\n"
-            )
+            output.write("\n\(group.count)×  \(group.title)\n")
+            output.write("    \(group.signature)\n")
+            output.write("    first \(group.firstSeen)  last \(group.lastSeen)\n")
+            let versions = group.versionCounts.map { "\($0.version) \($0.count)×" }
+            output.write("    versions \(versions.joined(separator: ", "))\n")
         }
     }
 }

@@ -28,20 +28,33 @@ import Testing
         let html = page.text
         #expect(!html.contains("<script>"))
         #expect(html.contains("&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;&amp;&#39;"))
-        // Both reports crash the same way: one group of two, with both versions.
-        let signature = try #require(try ReportSummaryProbe.signature(collector))
-        #expect(html.contains("<code>\(IndexPage.escape(signature))</code>"))
-        #expect(html.contains("<td>2</td>"))
-        #expect(html.contains("2.0.0, 6.6.6"))
-        #expect(html.contains("href=\"/reports/\(hostileID)\""))
-        #expect(html.contains("href=\"/reports/\(plainID)\""))
-        #expect(html.contains("<code>app_opened</code></td><td>1</td>"))
+        // Both reports crash the same way: one group of two, with both versions, its title
+        // linking to the group's page, which lists both reports.
+        let group = try #require(try ReportSummaryProbe.groups(collector).first)
+        let key = try #require(group["key"] as? String)
+        let title = try #require(group["title"] as? String)
+        #expect(html.contains("<a class=\"group-title\" href=\"/groups/\(key)\">\(HTMLPage.escape(title))</a>"))
+        #expect(html.contains("<td class=\"count\" data-label=\"Count\">2</td>"))
+        #expect(html.contains("2.0.0, 6.6.6") || html.contains("6.6.6, 2.0.0"))
+        #expect(html.contains("<code>app_opened</code></td><td class=\"count\" data-label=\"Count\">1</td>"))
+        // The filter keeps one version's reports.
+        let filtered = try collector.request("GET", "/?version=2.0.0").text
+        #expect(filtered.contains("<td class=\"count\" data-label=\"Count\">1</td>"))
+        #expect(filtered.contains("<option value=\"2.0.0\" selected>2.0.0</option>"))
+
+        let groupPage = try collector.request("GET", "/groups/\(key)")
+        #expect(groupPage.status == 200)
+        #expect(groupPage.text.contains("href=\"/reports/\(hostileID)\""))
+        #expect(groupPage.text.contains("href=\"/reports/\(plainID)\""))
+        #expect(groupPage.text.contains("<code>\(HTMLPage.escape(group["signature"] as? String ?? "-"))</code>"))
+        #expect(try collector.request("GET", "/groups/0000000000000000").status == 404)
         #expect(try collector.request("GET", "/reports/\(plainID)").status == 200)
     }
 
     @Test func escapeCoversEverySpecialCharacter() {
-        #expect(IndexPage.escape(#"a<b>c&d"e'f"#) == "a&lt;b&gt;c&amp;d&quot;e&#39;f")
-        let page = IndexPage.render(groups: [], eventCounts: ["<i>": 2], sentryEvents: 0)
+        #expect(HTMLPage.escape(#"a<b>c&d"e'f"#) == "a&lt;b&gt;c&amp;d&quot;e&#39;f")
+        let window = ActivityWindow(range: .day, now: 7200)
+        let page = IndexPage(summaries: [], window: window, events: ["<i>": [1: 2]]).render()
         #expect(page.contains("&lt;i&gt;"))
         #expect(!page.contains("<i>"))
     }
@@ -52,5 +65,9 @@ enum ReportSummaryProbe {
         let list =
             try JSONSerialization.jsonObject(with: collector.request("GET", "/api/reports").body) as? [[String: Any]]
         return list?.first?["signature"] as? String
+    }
+
+    static func groups(_ collector: CollectorProcess) throws -> [[String: Any]] {
+        try JSONSerialization.jsonObject(with: collector.request("GET", "/api/groups").body) as? [[String: Any]] ?? []
     }
 }

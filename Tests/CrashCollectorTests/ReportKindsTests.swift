@@ -49,11 +49,16 @@ import Testing
         #expect(groups.first { $0["signature"] as? String == "hang | db-poller" }?["kind"] as? String == "hang")
 
         let index = try collector.request("GET", "/").text
-        #expect(index.contains("<td>hang</td><td><code>hang | db-poller</code></td>"))
-        #expect(index.contains("<td>snapshot</td><td><code>snapshot | on request</code></td>"))
-        #expect(index.contains("<td>crash</td><td><code>SIGSEGV | "))
+        #expect(index.contains("<span class=\"kind kind-hang\">hang</span>"))
+        #expect(index.contains("\">Hang — db-poller</a>"))
+        #expect(index.contains("\">Snapshot — on request</a>"))
+        #expect(index.contains("<span class=\"kind kind-crash\">crash</span>"))
 
-        let page = try collector.request("GET", "/reports/\(hang.id)")
+        let html = try collector.request("GET", "/reports/\(hang.id)")
+        #expect(html.headers["content-type"]?.hasPrefix("text/html") == true)
+        #expect(html.text.contains("<h2>The hang</h2>"))
+        #expect(html.text.contains("Heartbeat <strong>db-poller</strong>"))
+        let page = try collector.request("GET", "/reports/\(hang.id)?format=text")
         #expect(page.status == 200)
         #expect(page.text.hasPrefix("Hang report \(hang.id)\n"))
         #expect(page.text.contains("Hang:          heartbeat \"db-poller\" of thread"))

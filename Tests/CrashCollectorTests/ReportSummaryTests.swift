@@ -31,11 +31,11 @@ import Testing
         var report = try report()
         let outsideMain = try #require(report.crash).frames.filter { report.image(of: $0)?.main != true }
         report.crash?.frames = outsideMain
-        #expect(ReportSummary.signature(of: report).hasPrefix("SIGSEGV | libc.so.6+0x"))
+        #expect(ReportSummary(report).signature.hasPrefix("SIGSEGV | libc.so.6+0x"))
         report.crash?.frames = [CrashReport.Frame(ip: 0x10, sp: 0x20, trust: .context, image: -1)]
-        #expect(ReportSummary.signature(of: report) == "SIGSEGV | ???")
+        #expect(ReportSummary(report).signature == "SIGSEGV | ???")
         report.crash?.frames = []
-        #expect(ReportSummary.signature(of: report) == "SIGSEGV")
+        #expect(ReportSummary(report).signature == "SIGSEGV")
     }
 
     @Test func groupsCountVersionsAndOrder() throws {
@@ -51,13 +51,18 @@ import Testing
         }
         let groups = CrashGroup.groups(of: [
             summary(1, signature: "A", time: 5, version: "2.0"), summary(2, signature: "B", time: 9, version: "1.0"),
-            summary(3, signature: "A", time: 1, version: "1.0"),
+            summary(3, signature: "A", time: 1, version: "1.0"), summary(4, signature: "A", time: 3, version: "2.0"),
         ])
-        #expect(groups.map(\.signature) == ["A", "B"])
-        #expect(groups[0].count == 2)
-        #expect(groups[0].versions == ["1.0", "2.0"])
-        #expect(groups[0].firstSeen?.time == "t1")
-        #expect(groups[0].lastSeen?.time == "t5")
-        #expect(groups[0].reports.map(\.id) == ["1", "3"])
+        // Newest activity first: B was last seen at 9, A at 5.
+        #expect(groups.map(\.signature) == ["B", "A"])
+        let a = groups[1]
+        #expect(a.count == 3)
+        #expect(a.versions == ["1.0", "2.0"])
+        #expect(a.versionCounts.map(\.version) == ["2.0", "1.0"], "the version seen last first")
+        #expect(a.versionCounts.map(\.count) == [2, 1])
+        #expect(a.firstSeen?.time == "t1")
+        #expect(a.lastSeen?.time == "t5")
+        #expect(a.reports.map(\.id) == ["1", "4", "3"])
+        #expect(a.key == CrashGroup.key(of: "A") && a.key.count == 16 && a.key != groups[0].key)
     }
 }

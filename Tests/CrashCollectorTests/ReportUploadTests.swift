@@ -50,7 +50,7 @@ import Testing
         #expect((entries.first?["signature"] as? String)?.hasPrefix("SIGSEGV | crash-test+0x") == true)
         #expect(try upload(restarted, report, id: id).status == 200)
 
-        let text = try restarted.request("GET", "/reports/\(id)")
+        let text = try restarted.request("GET", "/reports/\(id)?format=text")
         #expect(text.status == 200)
         #expect(text.headers["content-type"]?.hasPrefix("text/plain") == true)
         #expect(text.text.contains("Crash report \(id)"))

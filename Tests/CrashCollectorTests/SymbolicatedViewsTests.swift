@@ -8,31 +8,21 @@ import Testing
 
 /// The symbolicated view the collector serves, and that it is made once per report.
 @Suite struct SymbolicatedViewsTests {
-    @Test func crashedInIsTheInnermostSymbolicatedFrameOfTheExecutable() throws {
+    @Test func theViewKeepsTheReportItsSymbolsAndTheText() throws {
         let report = try ReportDecoding.decode(gzipData: Fixtures.segfault)
-        // Frame 3 is in libc, frames 0-2 in crash-test; frame 0 has no symbol here.
         let crashSymbols: [Int: [FrameSymbol]] = [
-            3: [FrameSymbol(function: "__libc_start_call_main", offset: 121)],
             1: [
                 FrameSymbol(function: "inlinedHelper()", inlined: true),
                 FrameSymbol(function: "CrashKind.perform()", offset: 64),
-            ],
+            ]
         ]
         let symbolication = Symbolication(
             symbols: ReportSymbols(crash: crashSymbols, threads: [0: crashSymbols]), runtimeFailure: nil, images: [:])
         let view = SymbolicatedViews.make(report, symbolication: symbolication)
-        #expect(view.crashedIn == "CrashKind.perform()")
+        #expect(view.report == report)
+        #expect(view.symbolication == symbolication)
         #expect(view.text == TextRenderer(symbolication: symbolication).render(report))
         #expect(view.text.contains("CrashKind.perform() + 64"))
-
-        let onlyLibc = Symbolication(
-            symbols: ReportSymbols(crash: [3: crashSymbols[3]!]), runtimeFailure: nil, images: [:])
-        #expect(SymbolicatedViews.make(report, symbolication: onlyLibc).crashedIn == "__libc_start_call_main")
-        #expect(
-            SymbolicatedViews.make(
-                report, symbolication: Symbolication(symbols: ReportSymbols(), runtimeFailure: nil, images: [:])
-            )
-            .crashedIn == nil)
     }
 
     @Test func aViewIsMadeOncePerReportID() throws {

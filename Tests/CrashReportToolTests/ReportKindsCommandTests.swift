@@ -34,10 +34,10 @@ struct ReportKindsCommandTests {
         #expect(run.status == 0, "\(run.errors)")
         let lines = run.output.split(separator: "\n").map(String.init)
         func line(_ name: String) -> String? { lines.first { $0.contains(ids[name]!) } }
-        #expect(line("hang")?.hasSuffix("hang     db-poller") == true, "\(lines)")
-        #expect(line("snapshot")?.hasSuffix("snapshot Cache.Rebuild slow") == true, "\(lines)")
-        #expect(line("v1")?.hasSuffix("SIGSEGV  crash-test+0x201234") == true, "\(lines)")
-        #expect(line("v2")?.hasSuffix("SIGSEGV  crash-test+0x201234") == true, "\(lines)")
+        #expect(line("hang")?.hasSuffix("hang     Hang — db-poller") == true, "\(lines)")
+        #expect(line("snapshot")?.hasSuffix("snapshot Snapshot — Cache.Rebuild slow") == true, "\(lines)")
+        #expect(line("v1")?.hasSuffix("SIGSEGV  crash-test+0x201234 — Index out of range") == true, "\(lines)")
+        #expect(line("v2")?.hasSuffix("SIGSEGV  crash-test+0x201234 — Index out of range") == true, "\(lines)")
 
         let json = CommandRunTests.run(["list", "--json", directory])
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
@@ -52,9 +52,13 @@ struct ReportKindsCommandTests {
         let run = CommandRunTests.run(["stats", directory])
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.hasPrefix("4 reports (2 crashes, 1 snapshot, 1 hang) in 3 groups\n"), "\(run.output)")
-        #expect(run.output.contains("\n2×  SIGSEGV | crash-test+0x201234\n"))
-        #expect(run.output.contains("\n1×  hang | db-poller\n"))
-        #expect(run.output.contains("\n1×  snapshot | Cache.Rebuild slow\n"))
+        #expect(
+            run.output.contains(
+                "\n2×  crash-test+0x201234 — Index out of range\n    SIGSEGV | crash-test+0x201234 | Index out of range\n"
+            ), "\(run.output)")
+        #expect(run.output.contains("\n1×  Hang — db-poller\n    hang | db-poller\n"))
+        #expect(run.output.contains("\n1×  Snapshot — Cache.Rebuild slow\n    snapshot | Cache.Rebuild slow\n"))
+        #expect(run.output.contains("    versions 1.0.0 2×\n"))
         let json = CommandRunTests.run(["stats", "--json", directory])
         let groups = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
         #expect(Set(groups.compactMap { $0["kind"] as? String }) == ["crash", "snapshot", "hang"])
@@ -62,7 +66,8 @@ struct ReportKindsCommandTests {
 
     @Test func onlyCrashesKeepTheOldHeadline() {
         let crash = StatsCommand.Group(
-            kind: "crash", signature: "SIGSEGV | a", count: 3, firstSeen: "", lastSeen: "", versions: [])
+            kind: "crash", title: "a — SIGSEGV", signature: "SIGSEGV | a", count: 3, firstSeen: "", lastSeen: "",
+            versions: [])
         #expect(StatsCommand.headline([crash]) == "3 crashes in 1 group")
         var hang = crash
         (hang.kind, hang.count) = ("hang", 2)

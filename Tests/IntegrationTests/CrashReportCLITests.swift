@@ -41,9 +41,12 @@ struct CrashReportCLITests {
         let stats = try await crashreport(["stats", "--json"], sandbox)
         #expect(stats.exitCode == 0)
         let groups = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [[String: Any]])
-        #expect(groups.map { $0["count"] as? Int } == [2, 1], "two segfaults group together")
-        let signature = groups.first?["signature"] as? String ?? ""
-        #expect(signature.hasPrefix("SIGSEGV | "))
+        // Newest first: the fatal error crashed last.
+        #expect(groups.map { $0["count"] as? Int } == [1, 2], "two segfaults group together")
+        let signature = groups.last?["signature"] as? String ?? ""
+        #expect(signature == "SIGSEGV | crashBySegfault() | CrashKind.perform() | CrashTest_main", "by names")
+        #expect(groups.last?["title"] as? String == "crashBySegfault() — SIGSEGV")
+        #expect(list.stdout.contains("crashByFatalError() — crash-test fatal error on purpose"), "\(list.stdout)")
 
         let export = try await crashreport(
             ["export", "--format", "sentry-envelope", ReportStore.id(of: fatal.path)], sandbox)

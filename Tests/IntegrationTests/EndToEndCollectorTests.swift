@@ -58,7 +58,7 @@ struct EndToEndCollectorTests {
         #expect(listed[0]["app"] as? String == "crash-test")
 
         let function = kind == "segfault" ? "crashBySegfault()" : "crashByFatalError()"
-        let shown = try await collector.get("/reports/\(id)")
+        let shown = try await collector.get("/reports/\(id)?format=text")
         #expect(shown.status == 200)
         #expect(shown.text.hasPrefix("Crash report \(id)"))
         #expect(shown.text.contains(function), "symbolicated on the collector's machine:\n\(shown.text)")
@@ -68,14 +68,21 @@ struct EndToEndCollectorTests {
             #expect(sections.count > 2 && sections[1].contains("Fatal error: crash-test fatal error on purpose"))
         }
         // A second look is served from the kept view, and is the same.
-        #expect(try await collector.get("/reports/\(id)").text == shown.text)
+        #expect(try await collector.get("/reports/\(id)?format=text").text == shown.text)
+        let html = try await collector.get("/reports/\(id)")
+        #expect(html.status == 200)
+        #expect(html.text.contains("<tr class=\"frame in-app\">"), "the app's frames are highlighted")
+        #expect(html.text.contains("<span class=\"fn\">\(function)</span>"))
 
         let page = try await collector.get("/")
         #expect(page.status == 200)
         let signature = try #require(listed[0]["signature"] as? String)
-        #expect(page.text.contains("<code>\(signature)</code>"))
-        #expect(page.text.contains("<code>\(function)</code>"), "the group shows where it crashed")
-        #expect(page.text.contains("href=\"/reports/\(id)\""))
+        #expect(signature.contains(" | \(function) | "), "grouped by names: \(signature)")
+        #expect(page.text.contains("\">\(function) — "), "the group's title is where it crashed")
+        let groups = try JSONSerialization.jsonObject(with: Data(try await collector.get("/api/groups").text.utf8))
+        let key = try #require((groups as? [[String: Any]])?.first?["key"] as? String)
+        #expect(page.text.contains("href=\"/groups/\(key)\""))
+        #expect(try await collector.get("/groups/\(key)").text.contains("href=\"/reports/\(id)\""))
         try await expectCleanStop(collector)
     }
 
@@ -88,7 +95,7 @@ struct EndToEndCollectorTests {
         #expect(crashed.signal == CrashExpectation.trapSignal)
         let run = try await sandbox.deliver(["CRASH_REPORTER_URL": collector.reportsURL])
         #expect(run.stdout.contains("crash-test: delivered 1"), "\(run.stdout)")
-        let shown = try await collector.get("/reports/\(id)")
+        let shown = try await collector.get("/reports/\(id)?format=text")
         #expect(shown.status == 200)
         // -O code traps without calling the runtime: no message in the report, only the reason
         // the compiler left in the debug info, which the collector reads from the binary.

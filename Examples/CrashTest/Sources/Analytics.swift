@@ -24,7 +24,7 @@ struct Analytics {
             eventsAPI = EventsAPIProvider(
                 stateDirectory: stateDirectory,
                 options: EventsAPIOptions(
-                    appVersion: "1.0.0", build: "1", flushInterval: .milliseconds(Int(interval * 1000))),
+                    appVersion: crashTestVersion, build: "1", flushInterval: .milliseconds(Int(interval * 1000))),
                 environment: environment)
         }
         let tracker = Tracker(stateDirectory: stateDirectory, providers: eventsAPI.map { [$0] } ?? [])

@@ -8,6 +8,25 @@ import Synchronization
 /// Values the optimizer cannot see through, so that no crash is folded away at compile time.
 @inline(never) @_optimize(none) func opaque<T>(_ value: T) -> T { value }
 
+#if CRASH_TEST_MOVED_CODE
+    // A later release of the same service, built by RebuiltGroupingTests with
+    // `-Xswiftc -DCRASH_TEST_MOVED_CODE`: this function, called nowhere, moves every crashing
+    // function after it, as any edit does, and the version says it is another release. Its
+    // crashes must still group with the first build's (docs/grouping.md).
+    let crashTestVersion = "1.1.0"
+
+    @inline(never) func movedCodePadding(_ values: [Int]) -> Int {
+        var total = 0
+        for (index, value) in values.enumerated() where value % 3 != 0 {
+            total &+= index &* value &+ values.count
+            if total > 1_000_000 { print("moved code \(total)") }
+        }
+        return values.reduce(total) { $0 ^ ($1 << 3) }
+    }
+#else
+    let crashTestVersion = "1.0.0"
+#endif
+
 @inline(never) func crashBySegfault() -> Never {
     let pointer = UnsafeMutablePointer<Int>(bitPattern: opaque(0x10))!
     pointer.pointee = 42

@@ -151,7 +151,7 @@ if let kind {
 do {
     let clock = ContinuousClock()
     let began = clock.now
-    let status = try CrashReporter.start(Options(appName: "crash-test", appVersion: "1.0.0", appBuild: "1"))
+    let status = try CrashReporter.start(Options(appName: "crash-test", appVersion: crashTestVersion, appBuild: "1"))
     let took = clock.now - began
     if case .optedOut = status { print("crash-test: crash reporting is opted out") }
     if environment["CRASH_TEST_TIMING"] == "1" {

@@ -1,0 +1,107 @@
+import CrashReportFormat
+import CrashReporterSupport
+import CrashSymbolication
+
+/// `GET /reports/<id>`: one report, the crash first (its message, signal and the crashing
+/// thread's frames), then the other threads, the breadcrumbs as a timeline before the crash,
+/// and the images, folded. A hang shows its late heartbeat's thread where a crash shows the
+/// crashing one; a snapshot its reason, then every thread.
+enum ReportPage {
+    static func render(_ report: CrashReport, symbolication: Symbolication) -> String {
+        let symbols = symbolication.symbols
+        let signature = CrashSignature(report: report, symbols: symbols)
+        let id = HTMLPage.escape(report.reportID.lowercased())
+        var html = "<h1>\(HTMLPage.kindBadge(report.kind.rawValue)) <span class=\"group-title\">"
+        html += "\(HTMLPage.escape(signature.title))</span></h1>\n"
+        html += "<p class=\"muted\">\(HTMLPage.escape(report.app.name)) \(HTMLPage.escape(report.app.version))"
+        html += " · \(HTMLPage.time(report.timestamp)) · <span class=\"mono\">\(id)</span> · "
+        html += "<a href=\"/groups/\(CrashGroup.key(of: signature.description))\">group</a> · "
+        html +=
+            "<a href=\"/reports/\(id)?format=text\">text</a> · <a href=\"/reports/\(id)?format=json\">JSON</a></p>\n"
+        var shownThread: Int?
+        if let crash = report.crash {
+            html += "<h2>The crash</h2>\n"
+            if let message = crash.message.flatMap({ $0.isEmpty ? nil : $0 }) ?? symbolication.runtimeFailure {
+                html += "<div class=\"message\">\(HTMLPage.escape(message))</div>\n"
+            }
+            let signal = crash.signal
+            html += "<p><strong>\(HTMLPage.escape(signal.name))</strong> (\(HTMLPage.escape(signal.codeName)))"
+            html += " at <span class=\"mono\">\(signal.address.hex)</span> on thread \(crash.thread.id)"
+            html += crash.thread.name.isEmpty ? "" : " “\(HTMLPage.escape(crash.thread.name))”"
+            html += "</p>\n" + StackTable.render(crash.frames, crash.stackLines, symbols: symbols.crash, in: report)
+            shownThread = report.threads.firstIndex { $0.crashed }
+        } else if let snapshot = report.snapshot {
+            html += "<h2>\(report.kind == .hang ? "The hang" : "The snapshot")</h2>\n"
+            if !snapshot.reason.isEmpty { html += "<div class=\"message\">\(HTMLPage.escape(snapshot.reason))</div>\n" }
+            if let heartbeat = snapshot.heartbeat,
+                let index = report.threads.firstIndex(where: { $0.id == heartbeat.threadID })
+            {
+                html += "<p>Heartbeat <strong>\(HTMLPage.escape(heartbeat.name))</strong> was \(heartbeat.lateMs) ms"
+                html += " late on thread \(heartbeat.threadID).</p>\n"
+                let thread = report.threads[index]
+                html += StackTable.render(thread.frames, thread.stackLines, symbols: symbols[thread: index], in: report)
+                shownThread = index
+            }
+        }
+        html += threads(report, except: shownThread, symbols: symbols)
+        html += breadcrumbs(report)
+        html += images(report)
+        return HTMLPage.document(title: signature.title, body: html)
+    }
+
+    /// Every thread but the one shown above, each folded under its name.
+    static func threads(_ report: CrashReport, except shown: Int?, symbols: ReportSymbols) -> String {
+        let others = report.threads.indices.filter { $0 != shown }
+        guard !others.isEmpty else { return "" }
+        var html = "<h2>\(shown == nil ? "Threads" : "Other threads") (\(others.count))</h2>\n"
+        for index in others {
+            let thread = report.threads[index]
+            var title = "Thread \(thread.id)"
+            if !thread.name.isEmpty { title += " “\(thread.name)”" }
+            if thread.main { title += " (main thread)" }
+            html += "<details class=\"thread\"><summary>\(HTMLPage.escape(title)), "
+            guard thread.answered else {
+                html += HTMLPage.escape(TextRenderer.noAnswer(thread.unwindError ?? "")) + "</summary></details>\n"
+                continue
+            }
+            html += "\(thread.frames.count) frames</summary>\n"
+            html += StackTable.render(thread.frames, thread.stackLines, symbols: symbols[thread: index], in: report)
+            html += "</details>\n"
+        }
+        return html
+    }
+
+    /// The breadcrumbs, oldest first, each at its time before the crash, the crash last.
+    static func breadcrumbs(_ report: CrashReport) -> String {
+        let items = report.breadcrumbs.items
+        var html = "<h2>Breadcrumbs (\(items.count))</h2>\n"
+        guard !items.isEmpty else { return html + "<p class=\"muted\">None.</p>\n" }
+        html += "<ol class=\"timeline\">\n"
+        for item in items {
+            html += "<li><span class=\"t\">\(Text.relative(item.timestampMs - report.timestampMs))</span> "
+            html += "<span class=\"muted\">\(HTMLPage.escape(item.level.rawValue)) · "
+            html += "\(HTMLPage.escape(item.category))</span> \(HTMLPage.escape(item.message))"
+            let data = item.data.keys.sorted().map { "\($0)=\(item.data[$0] ?? "")" }
+            if !data.isEmpty {
+                html += " <span class=\"mono muted\">\(HTMLPage.escape(data.joined(separator: " ")))</span>"
+            }
+            html += "</li>\n"
+        }
+        html += "<li class=\"crash\"><span class=\"t\">0.000s</span> \(HTMLPage.escape(report.kind.title))</li>\n"
+        return html + "</ol>\n"
+    }
+
+    /// The loaded images, folded.
+    static func images(_ report: CrashReport) -> String {
+        var html = "<details class=\"images\"><summary>Images (\(report.images.count))</summary>\n"
+        html += "<table class=\"stack-on-phone\"><thead><tr><th>Name</th><th>Base</th><th>Build id</th><th>Path</th>"
+        html += "</tr></thead><tbody>\n"
+        for image in report.images {
+            html += "<tr><td data-label=\"Name\">\(HTMLPage.escape(image.name))\(image.main ? " (main)" : "")</td>"
+            html += "<td data-label=\"Base\" class=\"mono\">\(image.base.hex)</td>"
+            html += "<td data-label=\"Build id\" class=\"mono\">\(HTMLPage.escape(image.buildID))</td>"
+            html += "<td data-label=\"Path\" class=\"mono\">\(HTMLPage.escape(image.path))</td></tr>\n"
+        }
+        return html + "</tbody></table></details>\n"
+    }
+}
