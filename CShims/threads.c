@@ -213,7 +213,8 @@ static void sort_ids(pid_t *ids, uint32_t n) {
     }
 }
 
-// Async-signal-safe. Lists the other threads and gives each a slot; returns the slot count.
+// Async-signal-safe for a capture (MODE_CAPTURE). Lists the other threads and gives each a
+// slot; returns the slot count.
 static int assign_slots(pid_t skip, int mode) {
     // A thread still inside a slot from an earlier capture (it answered after the bound) is
     // given a moment to leave it before the slots are reused.
@@ -237,7 +238,9 @@ static int assign_slots(pid_t skip, int mode) {
         slot->name[0] = '\0';
         slot->has_registers = false;
         slot->error = NULL;
-        slot->stack = NULL;
+        // Mapped before the slot is published, so that the thread reads it after its claim (install
+        // only: mmap is not async-signal-safe, and a capture never prepares).
+        slot->stack = mode == MODE_PREPARE ? scr_altstack_map() : NULL;
         slot->stack_used = false;
         atomic_store(&slot->in_unwind, 0);
         scr_unwind_reset(&slot->unwind, g_threads.frames + (size_t)i * g_threads.max_frames, (int)g_threads.max_frames,
@@ -380,7 +383,6 @@ void scr_threads_prepare_existing(void) {
     if (g_threads.signal == 0 || g_threads.slots == NULL) return;
     atomic_store(&g_threads.hold, 0);
     int count = assign_slots(0, MODE_PREPARE);
-    for (int i = 0; i < count; i++) g_threads.slots[i].stack = scr_altstack_map();
     signal_and_wait(count);
     for (int i = 0; i < count; i++) {
         scr_thread_slot *slot = &g_threads.slots[i];
