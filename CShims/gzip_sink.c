@@ -100,7 +100,7 @@ static void drain(scr_writer *w) {
 }
 
 // Async-signal-safe: deflateInit2 allocates only from the arena.
-int scr_gzip_begin(int fd, scr_writer *w) {
+int scr_gzip_begin(int fd, scr_writer *w, int level) {
     if (g_gzip.arena == NULL) return -1;
     g_gzip.arena_used = 0;
     g_gzip.fd = fd;
@@ -109,7 +109,7 @@ int scr_gzip_begin(int fd, scr_writer *w) {
     g_gzip.stream.zalloc = arena_alloc;
     g_gzip.stream.zfree = arena_free;
     // windowBits + 16 asks zlib for a gzip header and trailer instead of zlib's.
-    if (deflateInit2(&g_gzip.stream, 6, Z_DEFLATED, SCR_WINDOW_BITS + 16, SCR_MEM_LEVEL, Z_DEFAULT_STRATEGY) != Z_OK) {
+    if (deflateInit2(&g_gzip.stream, level, Z_DEFLATED, SCR_WINDOW_BITS + 16, SCR_MEM_LEVEL, Z_DEFAULT_STRATEGY) != Z_OK) {
         return -1;
     }
     *w = (scr_writer){.buf = g_gzip.in, .cap = SCR_IN_SIZE, .drain = drain};

@@ -121,7 +121,8 @@ SCR_HIDDEN const char *scr_signal_code_name(int sig, int code);
 SCR_HIDDEN int scr_gzip_reserve(void);
 SCR_HIDDEN size_t scr_gzip_reserved_bytes(void);
 // Starts a gzip stream to `fd`; returns a writer whose drain compresses into the file.
-SCR_HIDDEN int scr_gzip_begin(int fd, scr_writer *w);
+// `level`: zlib's compression level (6 makes the smallest small reports, 1 is about twice as fast).
+SCR_HIDDEN int scr_gzip_begin(int fd, scr_writer *w, int level);
 SCR_HIDDEN int scr_gzip_finish(scr_writer *w);
 
 // ---- alternate stacks (altstack.c) ------------------------------------------------------
@@ -166,9 +167,12 @@ typedef struct scr_thread_slot {
 SCR_HIDDEN int scr_threads_prepare(const scr_config *config);
 // Gives every thread that was running before install an alternate stack. Not async-signal-safe.
 SCR_HIDDEN void scr_threads_prepare_existing(void);
-// Captures every other thread (but `skip`, when not 0); with `hold` they wait in their handler
-// until scr_threads_release. Returns the number of slots filled. Async-signal-safe.
-SCR_HIDDEN int scr_threads_capture(pid_t skip, bool hold);
+// Asks every other thread (but `skip`, when not 0) to capture itself; with `hold` they wait in
+// their handler until scr_threads_release. Returns the number of slots given. The caller may
+// write other parts of the report meanwhile, then waits with scr_threads_wait (bounded).
+// Async-signal-safe.
+SCR_HIDDEN int scr_threads_request(pid_t skip, bool hold);
+SCR_HIDDEN void scr_threads_wait(void);
 SCR_HIDDEN void scr_threads_release(void);
 SCR_HIDDEN int scr_threads_count(void);
 SCR_HIDDEN const scr_thread_slot *scr_threads_slot(int index);

@@ -48,6 +48,7 @@ static struct {
 } g_report;
 
 #define SCR_CRASH_WAITS_FOR_SNAPSHOT_MS 2000
+#define SCR_FEW_THREADS 8
 
 // Async-signal-safe.
 void scr_debug_inject_fault(int where) { atomic_store(&g_report.inject_fault, where); }
@@ -356,6 +357,14 @@ int scr_report_write(scr_report_request *request) {
     bool crash = request->ucontext != NULL;
     if (!claim_writer(crash)) return -2;
     int r = -1;
+    pid_t self = scr_gettid();
+    if (crash) {
+        scr_registers_save(request->ucontext, &g_report.registers);
+        unwind_crashed_thread(request->ucontext);
+    }
+    // The other threads capture themselves (on the other cores) while this one opens the file
+    // and writes the first parts; for a crash they then wait until the end.
+    int others = scr_threads_request(0, crash);
     make_report_id(request->id);
     make_path(g_report.tmp_path, sizeof g_report.tmp_path, request->id, ".crash.tmp");
     make_path(g_report.final_path, sizeof g_report.final_path, request->id, ".crash");
@@ -363,20 +372,14 @@ int scr_report_write(scr_report_request *request) {
     if (fd < 0) goto done;
     scr_writer writer;
     scr_writer *w = &writer;
-    if (scr_gzip_begin(fd, w) != 0) {
+    // Many threads make a large report: the faster level then, the smaller one otherwise.
+    if (scr_gzip_begin(fd, w, others > SCR_FEW_THREADS ? 1 : 6) != 0) {
         close(fd);
         unlink(g_report.tmp_path);
         goto done;
     }
     uint64_t now = scr_now_realtime_ms();
     uint64_t boot = scr_now_boottime_ms();
-    pid_t self = scr_gettid();
-    if (crash) {
-        scr_registers_save(request->ucontext, &g_report.registers);
-        unwind_crashed_thread(request->ucontext);
-    }
-    // The other threads, while the crashed one is fresh; for a crash they wait until the end.
-    (void)scr_threads_capture(0, crash);
     (void)scr_guarded(refresh_images, NULL);
 
     scr_json_object_begin(w);
@@ -401,6 +404,9 @@ int scr_report_write(scr_report_request *request) {
         write_snapshot(w, request);
     }
     fault_if_injected(2);
+    // The threads next to the crash object, whose frames the crashing thread's repeat: within
+    // the compression window, the repeat costs almost nothing.
+    scr_threads_wait();
     scr_json_key(w, "threads");
     scr_report_write_threads(w, crash ? self : 0, &g_report.registers, &g_report.unwind, g_report.pid);
     scr_json_key(w, "threads_total");
@@ -420,6 +426,7 @@ int scr_report_write(scr_report_request *request) {
         r = -1;
     }
 done:
+    if (r != 0) scr_threads_wait(); // no report, but no slot left in use either (waiting twice is harmless)
     if (!crash) atomic_store(&g_report.busy, 0); // a crash keeps it: the process ends now
     return r;
 }

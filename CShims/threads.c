@@ -59,6 +59,7 @@ static struct {
     pid_t self;
     uint64_t first_signal_ns;
     _Atomic uint64_t last_resumed_ns; // when the latest thread left on_capture
+    _Atomic int answered;             // threads done with their slot (the writer sleeps on it)
 } g_threads;
 
 // Async-signal-safe.
@@ -101,6 +102,15 @@ static void capture_self(scr_thread_slot *slot, void *ucontext) {
     slot->error = slot->unwind.error;
 }
 
+// Async-signal-safe: marks `slot` done; the last thread to answer wakes the writer (futex), so
+// that the writer is not woken once per thread.
+static void answer(scr_thread_slot *slot) {
+    atomic_store_explicit(&slot->state, SCR_SLOT_DONE, memory_order_release);
+    if (atomic_fetch_add(&g_threads.answered, 1) + 1 >= atomic_load(&g_threads.count)) {
+        syscall(SYS_futex, &g_threads.answered, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    }
+}
+
 // Async-signal-safe: the capture signal's handler, on every thread asked.
 static void on_capture(int sig, siginfo_t *info, void *ucontext) {
     (void)sig;
@@ -118,12 +128,12 @@ static void on_capture(int sig, siginfo_t *info, void *ucontext) {
     }
     if (atomic_load(&g_threads.mode) == MODE_PREPARE) {
         slot->stack_used = slot->stack != NULL && scr_altstack_adopt(slot->stack, ucontext);
-        atomic_store_explicit(&slot->state, SCR_SLOT_DONE, memory_order_release);
+        answer(slot);
         errno = saved_errno;
         return;
     }
     capture_self(slot, ucontext);
-    atomic_store_explicit(&slot->state, SCR_SLOT_DONE, memory_order_release);
+    answer(slot);
     // A crash keeps everyone here until the report is written, asleep on a futex (bounded:
     // the report's own watchdog ends the process long before).
     uint64_t hold_deadline = now_ns() + (uint64_t)SCR_HOLD_LIMIT_MS * 1000000u;
@@ -271,10 +281,11 @@ static void give_up_if_unable(scr_thread_slot *slot) {
 // Async-signal-safe (tgkill, nanosleep, clock_gettime, the status file). Signals every slot's
 // thread and waits for all of them, at most the time bound; abandons the ones that did not
 // answer and says why.
-static void signal_and_wait(int count) {
+static void send_signals(int count) {
     pid_t pid = getpid();
     g_threads.first_signal_ns = now_ns();
     atomic_store(&g_threads.last_resumed_ns, 0);
+    atomic_store(&g_threads.answered, 0);
     for (int i = 0; i < count; i++) {
         scr_thread_slot *slot = &g_threads.slots[i];
         if (syscall(SYS_tgkill, pid, atomic_load(&slot->tid), g_threads.signal) != 0) {
@@ -282,10 +293,17 @@ static void signal_and_wait(int count) {
             slot->error = "exited";
         }
     }
-    uint64_t started = now_ns();
+}
+
+// Async-signal-safe (futex, clock_gettime, the status file). Waits for every slot's thread, at
+// most the time bound from the first signal, asleep on the count of answers; abandons the ones
+// that did not answer and says why.
+static void wait_for_answers(int count) {
+    uint64_t started = g_threads.first_signal_ns;
     uint64_t deadline = started + (uint64_t)g_threads.timeout_ms * 1000000u;
     bool looked = false;
     for (;;) {
+        int answered = atomic_load(&g_threads.answered);
         bool waiting = false;
         for (int i = 0; i < count && !waiting; i++) {
             int state = atomic_load_explicit(&g_threads.slots[i].state, memory_order_acquire);
@@ -300,8 +318,14 @@ static void signal_and_wait(int count) {
             for (int i = 0; i < count; i++) {
                 if (atomic_load(&g_threads.slots[i].state) == SCR_SLOT_REQUESTED) give_up_if_unable(&g_threads.slots[i]);
             }
+            continue; // the ones given up on may have been the last
         }
-        pause_us(50);
+        // Until the next answer, the look at the status files, or the deadline.
+        uint64_t until = looked ? deadline : started + SCR_LOOK_AFTER_NS;
+        if (until > deadline) until = deadline;
+        uint64_t left = until > now ? until - now : 0;
+        struct timespec ts = {.tv_sec = (time_t)(left / 1000000000u), .tv_nsec = (long)(left % 1000000000u)};
+        syscall(SYS_futex, &g_threads.answered, FUTEX_WAIT_PRIVATE, answered, &ts, NULL, 0);
     }
     for (int i = 0; i < count; i++) {
         scr_thread_slot *slot = &g_threads.slots[i];
@@ -328,14 +352,17 @@ static void signal_and_wait(int count) {
     }
 }
 
-// Async-signal-safe (see signal_and_wait).
-int scr_threads_capture(pid_t skip, bool hold) {
+// Async-signal-safe (see send_signals).
+int scr_threads_request(pid_t skip, bool hold) {
     if (g_threads.signal == 0 || g_threads.slots == NULL) return 0;
     atomic_store(&g_threads.hold, hold ? 1 : 0);
     int count = assign_slots(skip, MODE_CAPTURE);
-    signal_and_wait(count);
+    send_signals(count);
     return count;
 }
+
+// Async-signal-safe (see wait_for_answers).
+void scr_threads_wait(void) { wait_for_answers(scr_threads_count()); }
 
 // Async-signal-safe. Meaningful once every captured thread has returned.
 uint64_t scr_last_capture_pause_ns(void) {
@@ -383,7 +410,8 @@ void scr_threads_prepare_existing(void) {
     if (g_threads.signal == 0 || g_threads.slots == NULL) return;
     atomic_store(&g_threads.hold, 0);
     int count = assign_slots(0, MODE_PREPARE);
-    signal_and_wait(count);
+    send_signals(count);
+    wait_for_answers(count);
     for (int i = 0; i < count; i++) {
         scr_thread_slot *slot = &g_threads.slots[i];
         bool used = atomic_load_explicit(&slot->state, memory_order_acquire) == SCR_SLOT_DONE && slot->stack_used;

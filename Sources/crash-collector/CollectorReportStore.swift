@@ -12,8 +12,8 @@ import Foundation
 /// `ReportStore`, which is the client's pending/delivered/rejected folders.)
 final class CollectorReportStore: Sendable {
     let directory: String
-    /// Names the frames of a report's signature (docs/grouping.md).
-    let symbolicator: Symbolicator
+    /// Names the frames of a report's signature (docs/grouping.md), once per distinct stack.
+    let signatures: SignatureCache
     private let summaries = Lock<[String: ReportSummary]>([:])
 
     enum StoreResult: Equatable {
@@ -30,7 +30,7 @@ final class CollectorReportStore: Sendable {
     /// Summaries cached by an older grouping rule (`ReportSummary.currentRule`) are made again
     /// from their reports: existing reports are regrouped when the collector starts.
     init(dataDirectory: String, symbolicator: Symbolicator = Symbolicator()) throws(FileError) {
-        self.symbolicator = symbolicator
+        signatures = SignatureCache(symbolicator: symbolicator)
         directory = dataDirectory + "/reports"
         indexPath = dataDirectory + "/reports-index.jsonl"
         try DataDirectory.create(directory)
@@ -56,7 +56,7 @@ final class CollectorReportStore: Sendable {
             }
             do {
                 let report = try ReportDecoding.decode(file: "\(directory)/\(name)")
-                let summary = ReportSummary(report, symbolicator: symbolicator)
+                let summary = ReportSummary(report, signatures: signatures)
                 index[summary.id] = summary
                 missing.append(summary)
             } catch {
@@ -88,7 +88,7 @@ final class CollectorReportStore: Sendable {
 
     /// Stores a decoded report's bytes under its id unless a report with that id is stored.
     func store(_ gzipData: Data, report: CrashReport) throws(FileError) -> StoreResult {
-        let summary = ReportSummary(report, symbolicator: symbolicator)
+        let summary = ReportSummary(report, signatures: signatures)
         let path = "\(directory)/\(summary.id).crash"
         switch try FileSystem.createExclusively(gzipData, at: path, mode: DataDirectory.fileMode) {
         case .alreadyExisted:

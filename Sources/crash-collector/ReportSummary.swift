@@ -29,12 +29,16 @@ struct ReportSummary: Sendable, Equatable {
     /// The rule ``signature`` follows today: 1 was by offsets, 2 by names.
     static let currentRule = 2
 
-    /// The summary of `report`, its signature by the names `symbolicator` finds.
-    init(_ report: CrashReport, symbolicator: Symbolicator) {
-        self.init(report, symbols: symbolicator.symbolicate(report))
+    /// The summary of `report`, its signature by the names `signatures` finds.
+    init(_ report: CrashReport, signatures: SignatureCache) {
+        self.init(report, signature: signatures.signature(of: report))
     }
 
     init(_ report: CrashReport, symbols: ReportSymbols = ReportSymbols()) {
+        self.init(report, signature: CrashSignature(report: report, symbols: symbols))
+    }
+
+    init(_ report: CrashReport, signature: CrashSignature) {
         id = report.reportID.lowercased()
         time = report.timestamp
         timeMs = report.timestampMs
@@ -43,7 +47,6 @@ struct ReportSummary: Sendable, Equatable {
         kind = report.kind.rawValue
         signal = report.crash?.signal.name ?? ""
         topFrame = Self.topFrame(of: report).map { Self.location(of: $0, in: report) } ?? "?"
-        let signature = CrashSignature(report: report, symbols: symbols)
         self.signature = signature.description
         title = signature.title
         rule = Self.currentRule
