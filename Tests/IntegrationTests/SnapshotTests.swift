@@ -49,7 +49,9 @@ struct SnapshotTests {
         kill(child.pid, SIGTERM)
         let result = try await child.wait()
 
-        #expect(result.signal == SIGTERM, "it went on serving until told to stop: status \(result.status), \(result.stderr)")
+        #expect(
+            result.signal == SIGTERM, "it went on serving until told to stop: status \(result.status), \(result.stderr)"
+        )
         #expect(delivered && runningWhenDelivered, "delivered while the service still ran")
         let requests = server.requests
         try #require(requests.count == 1, "one snapshot, sent once: \(requests.count)")
@@ -74,7 +76,11 @@ struct SnapshotTests {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
         let result = try await sandbox.run(
-            ["serve", "1"], environment: ["CRASH_TEST_SNAPSHOT_REASON": "nightly check by \(CrashSandbox.plantedEmail)", "CRASH_TEST_TICK_MS": "100"])
+            ["serve", "1"],
+            environment: [
+                "CRASH_TEST_SNAPSHOT_REASON": "nightly check by \(CrashSandbox.plantedEmail)",
+                "CRASH_TEST_TICK_MS": "100",
+            ])
         #expect(result.exitCode == 0, "\(result.stderr)")
         let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("crash-test: snapshot ") })
         let id = String(line.dropFirst("crash-test: snapshot ".count))
@@ -82,7 +88,8 @@ struct SnapshotTests {
         try #require(reports.count == 1)
         #expect(reports[0].lastPathComponent == "\(id).crash")
         let report = try ReportFile(reports[0])
-        #expect(report.snapshot["reason"] as? String == "nightly check by [redacted]", "scrubbed like a breadcrumb value")
+        #expect(
+            report.snapshot["reason"] as? String == "nightly check by [redacted]", "scrubbed like a breadcrumb value")
         let asker = try #require(report.thread(named: "snapshotter"), "the thread that asked is in it too")
         let functions = report.mainImageSymbols(
             try ELFSymbols(file: sandbox.binary), frames: asker["frames"] as? [[String: Any]] ?? [])

@@ -23,7 +23,8 @@ let parkedThreads = Atomic<Int>(0)
 /// by KIND (default segfault).
 func crashWithParkedThreads(count: Int, blocked: Bool, kind: CrashKind) -> Never {
     crash_test_take_lock()
-    let total = count + (blocked ? 1 : 0) + (ProcessInfo.processInfo.environment["CRASH_TEST_EXTRA_THREAD_NAME"] != nil ? 1 : 0)
+    let total =
+        count + (blocked ? 1 : 0) + (ProcessInfo.processInfo.environment["CRASH_TEST_EXTRA_THREAD_NAME"] != nil ? 1 : 0)
     let allSleeping = ProcessInfo.processInfo.environment["CRASH_TEST_PARK_ALL_SLEEPING"] == "1"
     for index in 0..<count {
         startThread(named: "parked-\(index + 1)") {
