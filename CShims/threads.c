@@ -276,11 +276,12 @@ static void give_up_if_unable(scr_thread_slot *slot) {
     if (!atomic_compare_exchange_strong(&slot->state, &expected, SCR_SLOT_ABANDONED)) return; // it answered
     scr_strlcpy(slot->name, name, sizeof slot->name);
     slot->error = blocked ? "signal_blocked" : "stopped";
+    atomic_fetch_add(&g_threads.answered, 1); // as send_signals does for a thread gone
 }
 
-// Async-signal-safe (tgkill, nanosleep, clock_gettime, the status file). Signals every slot's
-// thread and waits for all of them, at most the time bound; abandons the ones that did not
-// answer and says why.
+// Async-signal-safe (tgkill, clock_gettime). Sends every slot's thread the capture signal; a
+// thread gone since it was listed is abandoned (and counted as answered, so that the last real
+// answer still wakes the writer).
 static void send_signals(int count) {
     pid_t pid = getpid();
     g_threads.first_signal_ns = now_ns();
@@ -291,6 +292,7 @@ static void send_signals(int count) {
         if (syscall(SYS_tgkill, pid, atomic_load(&slot->tid), g_threads.signal) != 0) {
             atomic_store(&slot->state, SCR_SLOT_ABANDONED); // gone since it was listed
             slot->error = "exited";
+            atomic_fetch_add(&g_threads.answered, 1);
         }
     }
 }
