@@ -28,11 +28,11 @@ extension CrashReporter {
         return String(decoding: id.prefix(36).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// A heartbeat named `name` (scrubbed like a breadcrumb value): tick it from what must stay responsive (an event loop, a job
-    /// queue). When it has not been ticked for `Options.hangTimeout`, the watchdog writes one
-    /// `hang` report with every thread, naming the heartbeat and the thread that ticked it
-    /// last, and no second one until it ticks again. Nil before `start` or when 64 heartbeats
-    /// exist already.
+    /// A heartbeat named `name` (scrubbed like a breadcrumb value): tick it from what must stay
+    /// responsive (an event loop, a job queue). When it has not been ticked for
+    /// `Options.hangTimeout`, the watchdog writes one `hang` report with every thread, naming the
+    /// heartbeat and the thread that ticked it last, and no second one until it ticks again. Nil
+    /// before `start` or when 64 heartbeats exist already.
     public static func heartbeat(_ name: String) -> Heartbeat? {
         guard scr_is_installed() != 0 else { return nil }
         let index = Scrubber.scrub(name, maxBytes: 63).withCString { scr_heartbeat_register($0) }

@@ -12,8 +12,10 @@ import Tracking
 /// ```
 ///
 /// From then on a crash by SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGTRAP or SIGFPE leaves a
-/// gzip-compressed report in `<state>/pending/<id>.crash` (docs/report-schema.md), and the
-/// process still dies of the same signal.
+/// gzip-compressed report with every thread in `<state>/pending/<id>.crash`
+/// (docs/report-schema.md), and the process still dies of the same signal. A snapshot
+/// (`kill -QUIT`, `snapshot(reason:)`) or a late heartbeat leaves the same kind of report while
+/// the service goes on.
 public enum CrashReporter {
     /// What `start` did.
     public enum Status: Sendable, Equatable {
@@ -210,8 +212,8 @@ public enum CrashReporter {
     /// `TrackingSystem`; a service that bootstraps tracking in another order can plug it itself.
     public static let breadcrumbSink: any BreadcrumbSink = RingBreadcrumbSink()
 
-    /// Bytes the handler reserved at start (ring, compression arena, buffers, image table,
-    /// this thread's alternate stack).
+    /// Bytes the handler reserved at start (ring, compression arena, buffers, image table, the
+    /// other threads' slots, this thread's alternate stack).
     public static var reservedBytes: Int { Int(scr_reserved_bytes()) }
 
     private static func install(_ config: ResolvedConfiguration) throws {
