@@ -227,6 +227,11 @@ SCR_HIDDEN const char *scr_report_safe_thread_name(const char *name);
 // The one flag behind scr_set_capture_enabled.
 SCR_HIDDEN bool scr_capture_enabled(void);
 
+// ---- the test hook (fault_injection.c) -----------------------------------------------------
+enum { SCR_FAULT_IN_UNWIND = 1, SCR_FAULT_IN_REPORT = 2, SCR_FAULT_IN_THREAD = 3 };
+// Faults on purpose when scr_debug_inject_fault asked for `where`.
+SCR_HIDDEN void scr_fault_if_injected(int where);
+
 // ---- the fault guard (guard.c) -----------------------------------------------------------
 // Runs `fn(arg)`; if it faults (SIGSEGV/SIGBUS while reading memory it should not),
 // returns false instead of dying, so that the report goes on with what it has.

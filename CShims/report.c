@@ -44,19 +44,11 @@ static struct {
     scr_unwind_result unwind;
     scr_registers registers;
     _Atomic int busy;
-    _Atomic int inject_fault;
 } g_report;
 
 #define SCR_CRASH_WAITS_FOR_SNAPSHOT_MS 2000
 #define SCR_FEW_THREADS 8
 
-// Async-signal-safe.
-void scr_debug_inject_fault(int where) { atomic_store(&g_report.inject_fault, where); }
-
-// Async-signal-safe by intent: it faults on purpose (a store to an unmapped page).
-static void fault_if_injected(int where) {
-    if (atomic_load(&g_report.inject_fault) == where) *(volatile int *)(uintptr_t)16 = 1;
-}
 
 // Not async-signal-safe in practice (called once at install), though it only reads a file.
 // PRETTY_NAME from /etc/os-release, without quotes.
@@ -211,7 +203,7 @@ typedef struct unwind_job {
 // which may be damaged.
 static void run_unwind(void *p) {
     unwind_job *job = p;
-    fault_if_injected(1);
+    scr_fault_if_injected(SCR_FAULT_IN_UNWIND);
     scr_unwind(job->ucontext, &job->result);
 }
 
@@ -403,7 +395,7 @@ int scr_report_write(scr_report_request *request) {
         scr_json_null(w);
         write_snapshot(w, request);
     }
-    fault_if_injected(2);
+    scr_fault_if_injected(SCR_FAULT_IN_REPORT);
     // The threads next to the crash object, whose frames the crashing thread's repeat: within
     // the compression window, the repeat costs almost nothing.
     scr_threads_wait();

@@ -94,6 +94,7 @@ static void capture_self(scr_thread_slot *slot, void *ucontext) {
     if (sigsetjmp(slot->jump, 0) == 0) {
         atomic_store(&slot->in_unwind, 1);
         scr_unwind(ucontext, &slot->unwind);
+        scr_fault_if_injected(SCR_FAULT_IN_THREAD); // after the walk: the frames found are kept
     } else {
         slot->unwind.error = "fault"; // the frames found before the fault are kept
     }

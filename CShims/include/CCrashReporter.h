@@ -105,8 +105,9 @@ void scr_set_capture_enabled(int enabled);
 
 /// Test hook (the integration tests use it through CRASH_REPORTER_TEST_FAULT): makes the
 /// next report fault on purpose, 1 while unwinding (guarded: the report goes on without the
-/// stack), 2 while writing (unguarded: the process dies of the original signal). 0 is off.
-/// Async-signal-safe.
+/// stack), 2 while writing (unguarded: the process dies of the original signal), 3 in one other
+/// thread while it captures itself (it jumps back: that thread says `fault`, the report goes
+/// on). 0 is off. Async-signal-safe.
 void scr_debug_inject_fault(int where);
 
 /// Whether `scr_install` succeeded in this process. Async-signal-safe.

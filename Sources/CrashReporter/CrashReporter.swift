@@ -80,6 +80,7 @@ public enum CrashReporter {
             switch environment["CRASH_REPORTER_TEST_FAULT"] {
             case "unwind": scr_debug_inject_fault(1)
             case "report": scr_debug_inject_fault(2)
+            case "thread": scr_debug_inject_fault(3)
             default: break
             }
             TrackingSystem.setBreadcrumbSink(breadcrumbSink)

@@ -75,6 +75,20 @@ struct ThreadCaptureTests {
         #expect(report.thread(named: "parked-1") != nil)
     }
 
+    @Test("a thread that faults while it captures itself is skipped with `fault`, never fatal")
+    func faultWhileCapturing() async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        let result = try await sandbox.run(["threads", "3"], environment: ["CRASH_REPORTER_TEST_FAULT": "thread"])
+        #expect(result.signal == SIGSEGV, "the process still dies of its own crash: \(result.status)")
+        let report = try ReportFile(try #require(sandbox.reports.first))
+        let faulted = report.threads.filter { $0["unwind_error"] as? String == "fault" }
+        #expect(faulted.count == 1, "\(report.threads.map { $0["unwind_error"] ?? "" })")
+        #expect((faulted.first?["frames"] as? [Any])?.isEmpty == false, "the frames found before the fault are kept")
+        let others = report.threads.dropFirst().filter { $0["unwind_error"] is NSNull }
+        #expect(others.count == report.threads.count - 2, "every other thread answered as usual")
+    }
+
     @Test("a thread that blocks the capture signal is named as not answering, and the report is still written")
     func blockedThread() async throws {
         let sandbox = try CrashSandbox(binary: binary)
