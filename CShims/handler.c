@@ -63,13 +63,6 @@ static void on_alarm(int sig) {
     die_with(original != 0 ? original : SIGABRT);
 }
 
-// Async-signal-safe.
-static void sleep_ms(long ms) {
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
-}
-
 // Async-signal-safe: the signal handler itself.
 void scr_handle_signal(int sig, siginfo_t *info, void *ucontext) {
     int saved_errno = errno;
@@ -80,7 +73,7 @@ void scr_handle_signal(int sig, siginfo_t *info, void *ucontext) {
     if (!atomic_compare_exchange_strong(&g_handler.owner, &expected, tid)) {
         if (expected == tid) die_with(atomic_load(&g_handler.signal)); // a fault inside our own handler
         // Another thread is writing the report; it will end the process.
-        for (long waited = 0; waited < SCR_WAIT_FOR_OWNER_MS; waited += 10) sleep_ms(10);
+        for (long waited = 0; waited < SCR_WAIT_FOR_OWNER_MS; waited += 10) scr_sleep_us(10000);
         die_with(sig);
     }
     atomic_store(&g_handler.signal, sig);

@@ -154,7 +154,6 @@ typedef struct scr_thread_slot {
     _Atomic int state;
     _Atomic int in_unwind; // a fault now jumps back to `jump`
     char name[16];
-    bool has_registers;
     scr_registers registers;
     scr_unwind_result unwind;
     const char *error; // the unwinder's, or "fault", "no_answer", "signal_blocked", "stopped"
@@ -167,18 +166,17 @@ typedef struct scr_thread_slot {
 SCR_HIDDEN int scr_threads_prepare(const scr_config *config);
 // Gives every thread that was running before install an alternate stack. Not async-signal-safe.
 SCR_HIDDEN void scr_threads_prepare_existing(void);
-// Asks every other thread (but `skip`, when not 0) to capture itself; with `hold` they wait in
+// Asks every other thread to capture itself; with `hold` they wait in
 // their handler until scr_threads_release. Returns the number of slots given. The caller may
 // write other parts of the report meanwhile, then waits with scr_threads_wait (bounded).
 // Async-signal-safe.
-SCR_HIDDEN int scr_threads_request(pid_t skip, bool hold);
+SCR_HIDDEN int scr_threads_request(bool hold);
 SCR_HIDDEN void scr_threads_wait(void);
 SCR_HIDDEN void scr_threads_release(void);
 SCR_HIDDEN int scr_threads_count(void);
 SCR_HIDDEN const scr_thread_slot *scr_threads_slot(int index);
 SCR_HIDDEN uint32_t scr_threads_total(void);
 SCR_HIDDEN uint32_t scr_threads_omitted(void);
-SCR_HIDDEN uint32_t scr_threads_max_frames(void);
 // A thread that faults while unwinding itself for a capture jumps back into its handler;
 // the crash handler asks first. Returns only when `tid` is not unwinding.
 SCR_HIDDEN void scr_threads_escape_if_unwinding(pid_t tid);
@@ -217,7 +215,8 @@ SCR_HIDDEN size_t scr_report_reserved_bytes(void);
 SCR_HIDDEN int scr_report_write(scr_report_request *request);
 // The `threads` array: the crashing thread (`crashed`, with its unwind) first when there is
 // one, then the captured slots by id.
-SCR_HIDDEN void scr_report_write_threads(scr_writer *w, pid_t crashed_tid, const scr_registers *crashed_registers,
+SCR_HIDDEN void scr_report_write_threads(scr_writer *w, pid_t crashed_tid, const char *crashed_name,
+                                         const scr_registers *crashed_registers,
                                          const scr_unwind_result *crashed_unwind, pid_t main_tid);
 SCR_HIDDEN void scr_report_write_frames(scr_writer *w, const scr_unwind_result *unwind);
 // `name`, or `[redacted]` when it could hold an address or a card number (report_threads.c).
@@ -253,6 +252,8 @@ SCR_HIDDEN void scr_handle_signal(int sig, siginfo_t *info, void *ucontext);
 // ---- small signal-safe helpers (util.c) -------------------------------------------------
 SCR_HIDDEN uint64_t scr_now_realtime_ms(void);
 SCR_HIDDEN uint64_t scr_now_boottime_ms(void);
+SCR_HIDDEN uint64_t scr_now_monotonic_ns(void);
+SCR_HIDDEN void scr_sleep_us(uint64_t us);
 SCR_HIDDEN size_t scr_strlcpy(char *dst, const char *src, size_t cap);
 SCR_HIDDEN pid_t scr_gettid(void);
 SCR_HIDDEN long scr_read_file(const char *path, char *buf, size_t cap);

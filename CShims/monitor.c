@@ -30,7 +30,7 @@ static struct {
     int write_fd;
     _Atomic int request;
     char reason[256];
-    char signal_reason[32];
+    const char *signal_reason; // the snapshot signal's name
     _Atomic uint64_t finished; // snapshots finished, written or not
     char last_id[37];
     _Atomic int last_result;
@@ -112,21 +112,6 @@ static void *run(void *unused) {
     return NULL;
 }
 
-// Not async-signal-safe: a static name for the reason a signal's snapshot gives.
-static void name_signal(int sig) {
-    const char *name = sig == SIGQUIT ? "SIGQUIT" : sig == SIGUSR1 ? "SIGUSR1" : sig == SIGUSR2 ? "SIGUSR2" : NULL;
-    if (name != NULL) {
-        scr_strlcpy(g_monitor.signal_reason, name, sizeof g_monitor.signal_reason);
-        return;
-    }
-    char digits[12];
-    int d = 0;
-    for (int v = sig; v > 0 && d < 11; v /= 10) digits[d++] = (char)('0' + v % 10);
-    size_t n = scr_strlcpy(g_monitor.signal_reason, "signal ", sizeof g_monitor.signal_reason);
-    while (d > 0) g_monitor.signal_reason[n++] = digits[--d];
-    g_monitor.signal_reason[n] = '\0';
-}
-
 // Not async-signal-safe (pipe2, pthread_create, sigaction); install calls it once, after the
 // crash handlers (chain.c knows the actions they replaced).
 int scr_monitor_start(const scr_config *config) {
@@ -166,7 +151,7 @@ int scr_monitor_start(const scr_config *config) {
     if (sigaction(sig, NULL, &current) != 0) return SCR_OK;
     bool at_default = !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_DFL;
     if (!at_default && !scr_chain_is_crash_handler(&current)) return SCR_OK; // scr_snapshot_signal says so
-    name_signal(sig);
+    g_monitor.signal_reason = scr_signal_name(sig);
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_snapshot_signal;
@@ -204,8 +189,7 @@ int scr_snapshot(const char *reason, uint32_t wait_ms, char *id_out) {
     (void)ask(reason != NULL && reason[0] != '\0' ? reason : "requested");
     for (uint32_t waited = 0; atomic_load(&g_monitor.finished) <= before; waited++) {
         if (waited >= wait_ms) return SCR_SNAPSHOT_TIMED_OUT;
-        struct timespec ts = {.tv_sec = 0, .tv_nsec = 1000000L};
-        nanosleep(&ts, NULL);
+        scr_sleep_us(1000);
     }
     if (atomic_load(&g_monitor.last_result) != 0) return SCR_SNAPSHOT_NOT_WRITTEN;
     if (id_out != NULL) memcpy(id_out, g_monitor.last_id, 37);

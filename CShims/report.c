@@ -254,10 +254,8 @@ static void write_signal(scr_writer *w, int sig, const siginfo_t *info) {
     scr_json_object_end(w);
 }
 
-// Async-signal-safe: prctl(PR_GET_NAME) and writer calls. The crashing thread.
-static void write_thread(scr_writer *w, pid_t tid) {
-    char name[17] = {0};
-    prctl(PR_GET_NAME, name, 0, 0, 0);
+// Async-signal-safe: writer calls only. The crashing thread.
+static void write_thread(scr_writer *w, pid_t tid, const char *name) {
     scr_json_key(w, "thread");
     scr_json_object_begin(w);
     scr_json_key(w, "id");
@@ -289,7 +287,7 @@ static void unwind_crashed_thread(const void *ucontext) {
 }
 
 // Async-signal-safe: the `crash` object (its stack unwound before, by unwind_crashed_thread).
-static void write_crash(scr_writer *w, int sig, const siginfo_t *info) {
+static void write_crash(scr_writer *w, int sig, const siginfo_t *info, const char *thread_name) {
     scr_json_key(w, "crash");
     scr_json_object_begin(w);
     write_signal(w, sig, info);
@@ -299,7 +297,7 @@ static void write_crash(scr_writer *w, int sig, const siginfo_t *info) {
     } else {
         scr_json_null(w);
     }
-    write_thread(w, scr_gettid());
+    write_thread(w, scr_gettid(), thread_name);
     scr_json_key(w, "registers");
     scr_registers_write_saved(w, &g_report.registers);
     scr_report_write_frames(w, &g_report.unwind);
@@ -339,8 +337,7 @@ static bool claim_writer(bool crash) {
         int expected = 0;
         if (atomic_compare_exchange_strong(&g_report.busy, &expected, 1)) return true;
         if (!crash || waited >= SCR_CRASH_WAITS_FOR_SNAPSHOT_MS) return false;
-        struct timespec ts = {.tv_sec = 0, .tv_nsec = 1000000L};
-        nanosleep(&ts, NULL);
+        scr_sleep_us(1000);
     }
 }
 
@@ -350,13 +347,15 @@ int scr_report_write(scr_report_request *request) {
     if (!claim_writer(crash)) return -2;
     int r = -1;
     pid_t self = scr_gettid();
+    char name[17] = {0}; // the crashing thread's, for `crash.thread` and `threads[0]`
     if (crash) {
+        prctl(PR_GET_NAME, name, 0, 0, 0);
         scr_registers_save(request->ucontext, &g_report.registers);
         unwind_crashed_thread(request->ucontext);
     }
     // The other threads capture themselves (on the other cores) while this one opens the file
     // and writes the first parts; for a crash they then wait until the end.
-    int others = scr_threads_request(0, crash);
+    int others = scr_threads_request(crash);
     make_report_id(request->id);
     make_path(g_report.tmp_path, sizeof g_report.tmp_path, request->id, ".crash.tmp");
     make_path(g_report.final_path, sizeof g_report.final_path, request->id, ".crash");
@@ -387,7 +386,7 @@ int scr_report_write(scr_report_request *request) {
     scr_json_u64(w, boot > g_report.process_start_boot_ms ? boot - g_report.process_start_boot_ms : 0);
     write_app_and_os(w);
     if (crash) {
-        write_crash(w, request->sig, request->info);
+        write_crash(w, request->sig, request->info, name);
         scr_json_key(w, "snapshot");
         scr_json_null(w);
     } else {
@@ -400,7 +399,7 @@ int scr_report_write(scr_report_request *request) {
     // the compression window, the repeat costs almost nothing.
     scr_threads_wait();
     scr_json_key(w, "threads");
-    scr_report_write_threads(w, crash ? self : 0, &g_report.registers, &g_report.unwind, g_report.pid);
+    scr_report_write_threads(w, crash ? self : 0, name, &g_report.registers, &g_report.unwind, g_report.pid);
     scr_json_key(w, "threads_total");
     scr_json_u64(w, (uint64_t)scr_threads_total() + 1); // the writer's own thread too
     scr_json_key(w, "threads_omitted");

@@ -4,8 +4,6 @@
 // its `unwind_error` says why.
 #include "internal.h"
 
-#include <sys/prctl.h>
-
 // Async-signal-safe: writer calls only. `frames`, `frames_truncated`, `frames_omitted`,
 // `frames_omitted_at` and `unwind_error` of one thread.
 void scr_report_write_frames(scr_writer *w, const scr_unwind_result *unwind) {
@@ -85,16 +83,15 @@ static void write_silent(scr_writer *w, const scr_thread_slot *slot) {
     scr_json_cstring(w, slot->error != NULL ? slot->error : "no_answer", 31);
 }
 
-// Async-signal-safe: prctl(PR_GET_NAME) for the crashing thread, writer calls, and reads of
-// slots that no thread writes any more (DONE or ABANDONED).
-void scr_report_write_threads(scr_writer *w, pid_t crashed_tid, const scr_registers *crashed_registers,
-                              const scr_unwind_result *crashed_unwind, pid_t main_tid) {
+// Async-signal-safe: writer calls and reads of slots that no thread writes any more (DONE or
+// ABANDONED).
+void scr_report_write_threads(scr_writer *w, pid_t crashed_tid, const char *crashed_name,
+                              const scr_registers *crashed_registers, const scr_unwind_result *crashed_unwind,
+                              pid_t main_tid) {
     scr_json_array_begin(w);
     if (crashed_tid != 0) {
-        char name[17] = {0};
-        prctl(PR_GET_NAME, name, 0, 0, 0);
         scr_json_object_begin(w);
-        write_head(w, crashed_tid, name, true, main_tid);
+        write_head(w, crashed_tid, crashed_name, true, main_tid);
         scr_json_key(w, "registers");
         scr_registers_write_saved(w, crashed_registers);
         scr_report_write_frames(w, crashed_unwind);

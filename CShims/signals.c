@@ -10,6 +10,9 @@ const char *scr_signal_name(int sig) {
     case SIGILL: return "SIGILL";
     case SIGTRAP: return "SIGTRAP";
     case SIGFPE: return "SIGFPE";
+    case SIGQUIT: return "SIGQUIT"; // the snapshot signals
+    case SIGUSR1: return "SIGUSR1";
+    case SIGUSR2: return "SIGUSR2";
     default: return "SIGUNKNOWN";
     }
 }

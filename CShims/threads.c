@@ -55,24 +55,19 @@ static struct {
     _Atomic int count;
     uint32_t total;
     uint32_t omitted;
-    pid_t skip;
     pid_t self;
     uint64_t first_signal_ns;
     _Atomic uint64_t last_resumed_ns; // when the latest thread left on_capture
     _Atomic int answered;             // threads done with their slot (the writer sleeps on it)
 } g_threads;
 
-// Async-signal-safe.
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-// Async-signal-safe.
-static void pause_us(long us) {
-    struct timespec ts = {.tv_sec = 0, .tv_nsec = us * 1000L};
-    nanosleep(&ts, NULL);
+// Async-signal-safe (a raw system call). Sleeps while `*word` holds `value`, until a wake or
+// `deadline_ns` (CLOCK_MONOTONIC) at the latest.
+static void futex_wait_until(_Atomic int *word, int value, uint64_t deadline_ns) {
+    uint64_t now = scr_now_monotonic_ns();
+    uint64_t left = deadline_ns > now ? deadline_ns - now : 0;
+    struct timespec ts = {.tv_sec = (time_t)(left / 1000000000u), .tv_nsec = (long)(left % 1000000000u)};
+    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, value, &ts, NULL, 0);
 }
 
 // Async-signal-safe: a linear search of the slots in use.
@@ -89,7 +84,6 @@ static void capture_self(scr_thread_slot *slot, void *ucontext) {
     prctl(PR_GET_NAME, slot->name, 0, 0, 0);
     slot->name[15] = '\0';
     scr_registers_save(ucontext, &slot->registers);
-    slot->has_registers = true;
     // The mask is not saved: a fault jumps back from a nested handler whose mask is this one's.
     if (sigsetjmp(slot->jump, 0) == 0) {
         atomic_store(&slot->in_unwind, 1);
@@ -137,15 +131,11 @@ static void on_capture(int sig, siginfo_t *info, void *ucontext) {
     answer(slot);
     // A crash keeps everyone here until the report is written, asleep on a futex (bounded:
     // the report's own watchdog ends the process long before).
-    uint64_t hold_deadline = now_ns() + (uint64_t)SCR_HOLD_LIMIT_MS * 1000000u;
-    while (atomic_load(&g_threads.hold)) {
-        uint64_t now = now_ns();
-        if (now >= hold_deadline) break;
-        uint64_t left = hold_deadline - now;
-        struct timespec ts = {.tv_sec = (time_t)(left / 1000000000u), .tv_nsec = (long)(left % 1000000000u)};
-        syscall(SYS_futex, &g_threads.hold, FUTEX_WAIT_PRIVATE, 1, &ts, NULL, 0);
+    uint64_t hold_deadline = scr_now_monotonic_ns() + (uint64_t)SCR_HOLD_LIMIT_MS * 1000000u;
+    while (atomic_load(&g_threads.hold) && scr_now_monotonic_ns() < hold_deadline) {
+        futex_wait_until(&g_threads.hold, 1, hold_deadline);
     }
-    uint64_t resumed = now_ns();
+    uint64_t resumed = scr_now_monotonic_ns();
     uint64_t latest = atomic_load(&g_threads.last_resumed_ns);
     while (latest < resumed && !atomic_compare_exchange_weak(&g_threads.last_resumed_ns, &latest, resumed)) {
     }
@@ -203,7 +193,7 @@ size_t scr_reserved_thread_bytes(void) { return g_threads.mapped; }
 // Async-signal-safe: a tasks.c visitor. Keeps ids up to the maximum, counts the rest.
 static void collect(pid_t tid, void *arg) {
     (void)arg;
-    if (tid == g_threads.self || tid == g_threads.skip) return;
+    if (tid == g_threads.self) return;
     if (g_threads.total >= g_threads.max_threads) {
         g_threads.omitted++;
         return;
@@ -226,19 +216,18 @@ static void sort_ids(pid_t *ids, uint32_t n) {
 
 // Async-signal-safe for a capture (MODE_CAPTURE). Lists the other threads and gives each a
 // slot; returns the slot count.
-static int assign_slots(pid_t skip, int mode) {
+static int assign_slots(int mode) {
     // A thread still inside a slot from an earlier capture (it answered after the bound) is
     // given a moment to leave it before the slots are reused.
     int previous = atomic_load(&g_threads.count);
     for (int i = 0; i < previous; i++) {
         for (int spins = 0; atomic_load(&g_threads.slots[i].state) == SCR_SLOT_CAPTURING && spins < 200; spins++) {
-            pause_us(100);
+            scr_sleep_us(100);
         }
     }
     atomic_store(&g_threads.count, 0);
     atomic_store(&g_threads.mode, mode);
     g_threads.self = scr_gettid();
-    g_threads.skip = skip;
     g_threads.total = 0;
     g_threads.omitted = 0;
     if (scr_tasks_each(collect, NULL) < 0) return 0;
@@ -247,7 +236,6 @@ static int assign_slots(pid_t skip, int mode) {
         scr_thread_slot *slot = &g_threads.slots[i];
         atomic_store(&slot->tid, g_threads.found[i]);
         slot->name[0] = '\0';
-        slot->has_registers = false;
         slot->error = NULL;
         // Mapped before the slot is published, so that the thread reads it after its claim (install
         // only: mmap is not async-signal-safe, and a capture never prepares).
@@ -285,7 +273,7 @@ static void give_up_if_unable(scr_thread_slot *slot) {
 // answer still wakes the writer).
 static void send_signals(int count) {
     pid_t pid = getpid();
-    g_threads.first_signal_ns = now_ns();
+    g_threads.first_signal_ns = scr_now_monotonic_ns();
     atomic_store(&g_threads.last_resumed_ns, 0);
     atomic_store(&g_threads.answered, 0);
     for (int i = 0; i < count; i++) {
@@ -312,7 +300,7 @@ static void wait_for_answers(int count) {
             int state = atomic_load_explicit(&g_threads.slots[i].state, memory_order_acquire);
             waiting = state == SCR_SLOT_REQUESTED || state == SCR_SLOT_CAPTURING;
         }
-        uint64_t now = now_ns();
+        uint64_t now = scr_now_monotonic_ns();
         if (!waiting || now >= deadline) break;
         if (!looked && now - started >= SCR_LOOK_AFTER_NS) {
             // A thread that blocks the signal (a dispatch worker does) or is stopped will not
@@ -325,10 +313,7 @@ static void wait_for_answers(int count) {
         }
         // Until the next answer, the look at the status files, or the deadline.
         uint64_t until = looked ? deadline : started + SCR_LOOK_AFTER_NS;
-        if (until > deadline) until = deadline;
-        uint64_t left = until > now ? until - now : 0;
-        struct timespec ts = {.tv_sec = (time_t)(left / 1000000000u), .tv_nsec = (long)(left % 1000000000u)};
-        syscall(SYS_futex, &g_threads.answered, FUTEX_WAIT_PRIVATE, answered, &ts, NULL, 0);
+        futex_wait_until(&g_threads.answered, answered, until < deadline ? until : deadline);
     }
     for (int i = 0; i < count; i++) {
         scr_thread_slot *slot = &g_threads.slots[i];
@@ -336,7 +321,7 @@ static void wait_for_answers(int count) {
         if (!atomic_compare_exchange_strong(&slot->state, &expected, SCR_SLOT_ABANDONED)) {
             if (expected != SCR_SLOT_CAPTURING) continue;
             // Inside its handler already: it is unwinding and will be done in a moment.
-            for (int spins = 0; atomic_load(&slot->state) == SCR_SLOT_CAPTURING && spins < 200; spins++) pause_us(100);
+            for (int spins = 0; atomic_load(&slot->state) == SCR_SLOT_CAPTURING && spins < 200; spins++) scr_sleep_us(100);
             if (atomic_load_explicit(&slot->state, memory_order_acquire) == SCR_SLOT_DONE) continue;
             slot->error = "no_answer";
             continue;
@@ -356,10 +341,10 @@ static void wait_for_answers(int count) {
 }
 
 // Async-signal-safe (see send_signals).
-int scr_threads_request(pid_t skip, bool hold) {
+int scr_threads_request(bool hold) {
     if (g_threads.signal == 0 || g_threads.slots == NULL) return 0;
     atomic_store(&g_threads.hold, hold ? 1 : 0);
-    int count = assign_slots(skip, MODE_CAPTURE);
+    int count = assign_slots(MODE_CAPTURE);
     send_signals(count);
     return count;
 }
@@ -394,9 +379,6 @@ uint32_t scr_threads_total(void) { return g_threads.total + g_threads.omitted; }
 // Async-signal-safe.
 uint32_t scr_threads_omitted(void) { return g_threads.omitted; }
 
-// Async-signal-safe.
-uint32_t scr_threads_max_frames(void) { return g_threads.max_frames; }
-
 // Async-signal-safe: called first thing by the crash handler.
 void scr_threads_escape_if_unwinding(pid_t tid) {
     scr_thread_slot *slot = g_threads.slots == NULL ? NULL : slot_of(tid);
@@ -412,7 +394,7 @@ void scr_threads_escape_if_unwinding(pid_t tid) {
 void scr_threads_prepare_existing(void) {
     if (g_threads.signal == 0 || g_threads.slots == NULL) return;
     atomic_store(&g_threads.hold, 0);
-    int count = assign_slots(0, MODE_PREPARE);
+    int count = assign_slots(MODE_PREPARE);
     send_signals(count);
     wait_for_answers(count);
     for (int i = 0; i < count; i++) {

@@ -22,6 +22,20 @@ uint64_t scr_now_boottime_ms(void) {
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
+// Async-signal-safe.
+uint64_t scr_now_monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+// Async-signal-safe (nanosleep, resumed after a signal until the whole time has passed).
+void scr_sleep_us(uint64_t us) {
+    struct timespec ts = {.tv_sec = (time_t)(us / 1000000u), .tv_nsec = (long)(us % 1000000u) * 1000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
 // Async-signal-safe. Copies at most cap-1 bytes and always terminates; returns the length.
 size_t scr_strlcpy(char *dst, const char *src, size_t cap) {
     size_t n = 0;

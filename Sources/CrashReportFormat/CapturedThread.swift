@@ -22,7 +22,7 @@ extension CrashReport {
         /// Where in ``frames`` the left-out frames were; `frames.count` when none were.
         public var framesOmittedAt: Int
         /// Why unwinding stopped early or did not happen: `fault`, `init_failed`, `step_failed`,
-        /// or, for a thread that did not answer, `no_answer`, `signal_blocked`, `stopped`.
+        /// or, for a thread that did not answer, `no_answer`, `signal_blocked`, `stopped`, `exited`.
         public var unwindError: String?
 
         public init(
@@ -53,7 +53,7 @@ extension CrashReport {
 
         /// The `unwind_error` values that mean the thread did not answer the capture signal in
         /// time, so it has no frames and no registers.
-        public static let noAnswerErrors: Set<String> = ["no_answer", "signal_blocked", "stopped"]
+        public static let noAnswerErrors: Set<String> = ["no_answer", "signal_blocked", "stopped", "exited"]
 
         /// False when the thread did not answer the capture signal (see ``noAnswerErrors``).
         public var answered: Bool { unwindError.map { !Self.noAnswerErrors.contains($0) } ?? true }

@@ -41,6 +41,7 @@ extension TextRenderer {
         switch reason {
         case "signal_blocked": "did not answer: it blocks the capture signal"
         case "stopped": "did not answer: it was stopped (state T)"
+        case "exited": "did not answer: it ended before it was asked"
         default: "did not answer the capture signal in time"
         }
     }
