@@ -8,6 +8,8 @@ import CrashReporterSupport
 /// delivered/<id>.crash          accepted by a server; the newest `keepDelivered` are kept
 /// rejected/<id>.crash           refused for good, or damaged
 /// rejected/<id>.reason          why, as JSON: status, reason, time
+/// withheld/<id>.crash           held back by the crash-loop cap, counted in a summary
+/// delivery-caps.json            the cap's windows and counts (`CapBook`)
 /// ```
 ///
 /// Paths are plain strings; the folders are made with mode 0700 when first needed.
@@ -26,6 +28,8 @@ package struct ReportStore: Sendable {
     package var pending: String { stateDirectory + "/pending" }
     package var delivered: String { stateDirectory + "/delivered" }
     package var rejected: String { stateDirectory + "/rejected" }
+    /// Reports held back by the crash-loop cap (docs/crash-loops.md).
+    package var withheld: String { stateDirectory + "/withheld" }
 
     /// Pending reports, oldest first (by file time, then name).
     package func pendingReports() -> [String] { Self.reports(in: pending) }
@@ -34,6 +38,11 @@ package struct ReportStore: Sendable {
     /// `start` asks before it starts a worker).
     package var hasPendingReports: Bool {
         ((try? FileSystem.contentsOfDirectory(pending)) ?? []).contains { $0.hasSuffix(".crash") }
+    }
+
+    /// Whether the crash-loop cap holds reports back whose summary may be due.
+    package var hasWithheldReports: Bool {
+        ((try? FileSystem.contentsOfDirectory(withheld)) ?? []).contains { $0.hasSuffix(".crash") }
     }
 
     /// The `.crash` files of a folder, oldest first (by file time, then name); none when the
@@ -85,6 +94,13 @@ package struct ReportStore: Sendable {
         for old in Self.reports(in: delivered).dropLast(Swift.max(keepDelivered, 0)) {
             _ = try? FileSystem.remove(old)
         }
+    }
+
+    /// Moves a report held back by the cap to `withheld/`.
+    package func markWithheld(_ path: String) throws(FileError) {
+        try FileSystem.createDirectory(withheld)
+        try FileSystem.rename(path, to: withheld + "/" + Self.fileName(path))
+        _ = try? FileSystem.remove(statePath(id: Self.id(of: path)))
     }
 
     /// Moves a report to `rejected/` with the reason beside it.

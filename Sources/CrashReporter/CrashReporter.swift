@@ -150,8 +150,8 @@ public enum CrashReporter {
         let store = ReportStore(stateDirectory: stateDirectory, keepDelivered: config.keepDelivered)
         // Nothing pending, nothing to do this launch: no thread is started, which keeps `start`
         // short in the common case. A crash of this process is delivered at the next launch.
-        guard store.hasPendingReports else { return .nothingPending }
-        let deliverer = Deliverer(
+        guard store.hasPendingReports || store.hasWithheldReports else { return .nothingPending }
+        var deliverer = Deliverer(
             store: store,
             transport: transport,
             policy: config.delivery.policy,
@@ -160,6 +160,7 @@ public enum CrashReporter {
             isAllowed: { [environment = config.delivery.environment] in
                 CrashReportingChoice.isEnabled(stateDirectory: stateDirectory, environment: environment)
             })
+        deliverer.limits = config.delivery.limits
         let delivery = DeliveryWorker(deliverer: deliverer)
         try delivery.start()
         return .running(delivery)

@@ -1,0 +1,76 @@
+import CrashReporterSupport
+
+/// Keeps a state directory within its bounds (`DeliveryLimits`): `pending/` and `withheld/`
+/// each hold at most `maxPendingReports` reports and `maxPendingBytes` bytes, and
+/// `delivered/`, `rejected/` and `withheld/` keep a report at most `keepDays` days. The oldest
+/// go first. Run under the directory lock at the start of each delivery pass.
+package enum Retention {
+    /// A report file with what the bounds look at.
+    package struct File: Sendable, Equatable {
+        package var path: String
+        package var bytes: Int
+        /// Seconds since 1970.
+        package var time: Double
+
+        package init(path: String, bytes: Int, time: Double) {
+            self.path = path
+            self.bytes = bytes
+            self.time = time
+        }
+    }
+
+    /// The files to remove so that `files` (oldest first) keep within `maxCount` files and
+    /// `maxBytes` bytes (0: no bound), and none is older than `maxAge` seconds before `now`
+    /// (0: no bound): the oldest first, and only as many as needed.
+    package static func excess(
+        _ files: [File], maxCount: Int, maxBytes: Int, maxAge: Double = 0, now: Double = 0
+    ) -> [File] {
+        var count = files.count
+        var bytes = files.reduce(0) { $0 + $1.bytes }
+        var removed: [File] = []
+        for file in files {
+            let tooOld = maxAge > 0 && now - file.time > maxAge
+            let tooMany = maxCount > 0 && count > maxCount
+            let tooBig = maxBytes > 0 && bytes > maxBytes
+            guard tooOld || tooMany || tooBig else { break }
+            removed.append(file)
+            count -= 1
+            bytes -= file.bytes
+        }
+        return removed
+    }
+
+    /// The `.crash` files of a folder, oldest first, with their sizes.
+    static func files(in directory: String) -> [File] {
+        ReportStore.reports(in: directory).map { path in
+            File(path: path, bytes: FileSystem.size(path) ?? 0, time: FileSystem.modificationTime(path) ?? 0)
+        }
+    }
+
+    /// Applies the bounds to `store`'s folders. Returns how many pending reports were removed
+    /// unsent (withheld ones are counted already, delivered and rejected ones were dealt with).
+    package static func apply(to store: ReportStore, limits: DeliveryLimits, now: Timestamp) -> Int {
+        let maxAge = limits.keepDays * 86400
+        var prunedPending = 0
+        for file in excess(
+            files(in: store.pending), maxCount: limits.maxPendingReports, maxBytes: limits.maxPendingBytes)
+        where (try? FileSystem.remove(file.path)) == true {
+            _ = try? FileSystem.remove(store.statePath(id: ReportStore.id(of: file.path)))
+            prunedPending += 1
+        }
+        for file in excess(
+            files(in: store.withheld), maxCount: limits.maxPendingReports, maxBytes: limits.maxPendingBytes,
+            maxAge: maxAge, now: now.seconds)
+        {
+            _ = try? FileSystem.remove(file.path)
+        }
+        guard maxAge > 0 else { return prunedPending }
+        for folder in [store.delivered, store.rejected] {
+            for file in excess(files(in: folder), maxCount: 0, maxBytes: 0, maxAge: maxAge, now: now.seconds) {
+                _ = try? FileSystem.remove(file.path)
+                _ = try? FileSystem.remove(folder + "/\(ReportStore.id(of: file.path)).reason")
+            }
+        }
+        return prunedPending
+    }
+}
