@@ -12,7 +12,8 @@ package struct OutgoingReport: Sendable {
     package var notes: DeliveryNotes
 
     package init(
-        id: String, fileData: [UInt8], report: CrashReport, symbols: ReportSymbols, notes: DeliveryNotes = DeliveryNotes()
+        id: String, fileData: [UInt8], report: CrashReport, symbols: ReportSymbols,
+        notes: DeliveryNotes = DeliveryNotes()
     ) {
         self.id = id
         self.fileData = fileData

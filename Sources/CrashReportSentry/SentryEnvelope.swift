@@ -34,7 +34,9 @@ public enum SentryEnvelope {
             sdkVersion: sdkVersion)
         if !counts.isEmpty {
             event.extra = counts
-            if let suppressed = counts["suppressed"] { event.tags = (event.tags ?? [:]).merging(["suppressed": "\(suppressed)"]) { $1 } }
+            if let suppressed = counts["suppressed"] {
+                event.tags = (event.tags ?? [:]).merging(["suppressed": "\(suppressed)"]) { $1 }
+            }
         }
         let payload: [UInt8]
         let header: [UInt8]

@@ -33,7 +33,8 @@ struct CrashReportTool: ParsableCommand {
                   asked to wait)
             """,
         version: CrashReportVersion.current,
-        subcommands: [ListCommand.self, ShowCommand.self, ExportCommand.self, UploadCommand.self, WatchCommand.self,
+        subcommands: [
+            ListCommand.self, ShowCommand.self, ExportCommand.self, UploadCommand.self, WatchCommand.self,
             StatsCommand.self,
         ]
     )

@@ -16,7 +16,8 @@ enum StopSignals {
         guard descriptor < 0 else { return }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            throw ToolFailure(description: "cannot make a pipe for the stop signals: \(String(cString: strerror(errno)))")
+            throw ToolFailure(
+                description: "cannot make a pipe for the stop signals: \(String(cString: strerror(errno)))")
         }
         for end in ends {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)

@@ -36,7 +36,8 @@ struct CapBookTests {
         #expect(decisions == Array(repeating: .send(suppressed: 0), count: 3) + Array(repeating: .withhold, count: 7))
         #expect(book.signatures[loop]?.withheld == 7)
         #expect(book.signatures[loop]?.carrier == "r9", "the newest withheld report carries the summary")
-        #expect(book.dueSummaries(now: start.adding(seconds: 599), limits: limits).isEmpty, "not before the window closes")
+        #expect(
+            book.dueSummaries(now: start.adding(seconds: 599), limits: limits).isEmpty, "not before the window closes")
         #expect(book.nextSummary(limits: limits) == start.adding(seconds: 600).seconds)
     }
 
@@ -58,7 +59,9 @@ struct CapBookTests {
     func signaturesApart() {
         var book = CapBook()
         _ = offer(&book, 5, signature: loop, from: start)
-        #expect(offer(&book, 3, signature: "SIGABRT | other()", from: start) == Array(repeating: .send(suppressed: 0), count: 3))
+        #expect(
+            offer(&book, 3, signature: "SIGABRT | other()", from: start)
+                == Array(repeating: .send(suppressed: 0), count: 3))
     }
 
     @Test("a count whose carrier is gone rides on the next report of its signature")

@@ -15,7 +15,8 @@ struct RetentionTests {
 
     @Test("a count bound removes the oldest beyond it")
     func countBound() {
-        #expect(Retention.excess(files(10), maxCount: 4, maxBytes: 0).map(\.path) == ["f0", "f1", "f2", "f3", "f4", "f5"])
+        #expect(
+            Retention.excess(files(10), maxCount: 4, maxBytes: 0).map(\.path) == ["f0", "f1", "f2", "f3", "f4", "f5"])
         #expect(Retention.excess(files(4), maxCount: 4, maxBytes: 0).isEmpty, "at the bound nothing goes")
     }
 
@@ -43,7 +44,8 @@ struct RetentionTests {
             try ReportFixture.plantPending(id: id, in: directory.path)
             try FileSystem.writeAtomically(Array("{}".utf8), to: store.statePath(id: id))
             let time = Date(timeIntervalSince1970: 1_800_000_000 + Double(n))
-            try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: store.pending + "/\(id).crash")
+            try FileManager.default.setAttributes(
+                [.modificationDate: time], ofItemAtPath: store.pending + "/\(id).crash")
         }
         try FileManager.default.createDirectory(atPath: store.delivered, withIntermediateDirectories: true)
         let old = store.delivered + "/old.crash"

@@ -69,7 +69,9 @@ struct CrashLoopTests {
         try #require(requests.count == 6)
         #expect(FaultServer.header(requests[5], "X-Crash-Report-Suppressed") == "45")
         let summaryID = try #require(FaultServer.header(requests[5], "X-Crash-Report-ID"))
-        #expect(Set(requests.compactMap { FaultServer.header($0, "X-Crash-Report-ID") }).count == 6, "six reports, none twice")
+        #expect(
+            Set(requests.compactMap { FaultServer.header($0, "X-Crash-Report-ID") }).count == 6,
+            "six reports, none twice")
         #expect(names(sandbox, "delivered").contains("\(summaryID).crash"))
         #expect(names(sandbox, "withheld").count == 44)
 
@@ -139,7 +141,8 @@ struct CrashLoopTests {
         let requests = server.requests
         try #require(requests.count == kept.count)
         let removed = 7 - kept.count
-        #expect(FaultServer.header(requests[0], "X-Crash-Report-Pruned") == "\(removed)", "the first report counts them")
+        #expect(
+            FaultServer.header(requests[0], "X-Crash-Report-Pruned") == "\(removed)", "the first report counts them")
         #expect(requests.dropFirst().allSatisfy { FaultServer.header($0, "X-Crash-Report-Pruned") == nil })
     }
 

@@ -65,7 +65,9 @@ struct WatchTests {
         // Two launches of the service deliver too, while watch runs; then crashes whose
         // processes start their own worker.
         let services = try [0, 1].map { _ in try ChildProcess.start([sandbox.binary.path, "run"], environment: env) }
-        for _ in 0..<3 { _ = try await sandbox.run(["crash", "segfault"], environment: ["CRASH_REPORTER_URL": server.url]) }
+        for _ in 0..<3 {
+            _ = try await sandbox.run(["crash", "segfault"], environment: ["CRASH_REPORTER_URL": server.url])
+        }
         for service in services { #expect(try await service.wait().exitCode == 0) }
         #expect(try await eventually { ids(server).count >= 6 && sandbox.reports.isEmpty })
         // Time for a stray repeat to show.
