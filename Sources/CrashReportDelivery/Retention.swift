@@ -74,3 +74,19 @@ package enum Retention {
         return prunedPending
     }
 }
+
+extension Retention {
+    /// Applies the bounds outside a delivery pass (a service with no destination, at start),
+    /// under the directory lock, and counts the pending reports removed in the cap's file so
+    /// that a later delivery reports them. Does nothing while another process holds the lock
+    /// (its pass applies the bounds).
+    package static func applyLocked(to store: ReportStore, limits: DeliveryLimits, now: Timestamp = .now()) {
+        guard let lock = DirectoryLock(stateDirectory: store.stateDirectory) else { return }
+        defer { withExtendedLifetime(lock) {} }
+        let removed = apply(to: store, limits: limits, now: now)
+        guard removed > 0 else { return }
+        var book = CapBook.load(stateDirectory: store.stateDirectory)
+        book.pruned += removed
+        try? book.save(stateDirectory: store.stateDirectory)
+    }
+}

@@ -75,6 +75,8 @@ public enum CrashReporter {
                 throw failure
             }
             store.deleteStaleTemporaryFiles()
+            // With a destination the delivery passes keep the bounds; without one, start does.
+            if config.delivery.destination == nil { Retention.applyLocked(to: store, limits: config.delivery.limits) }
             try install(config)
             notes += chainedHandlerNotes()
             switch environment["CRASH_REPORTER_TEST_FAULT"] {

@@ -146,6 +146,25 @@ struct CrashLoopTests {
         #expect(requests.dropFirst().allSatisfy { FaultServer.header($0, "X-Crash-Report-Pruned") == nil })
     }
 
+    @Test("a crash-looping service with no destination keeps pending/ at its bound itself, oldest removed first")
+    func boundWithoutDestination() async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        let bound = ["CRASH_REPORTER_MAX_PENDING_REPORTS": "3"]
+        var written: [String] = []
+        for _ in 0..<5 {
+            let before = Set(names(sandbox, "pending"))
+            _ = try await sandbox.crash("segfault", environment: bound)
+            written += Set(names(sandbox, "pending")).subtracting(before)
+        }
+        #expect(written.count == 5)
+        // Each start trims to 3 before its own crash adds one.
+        #expect(try pendingByAge(sandbox) == Array(written.suffix(4)))
+        let run = try await sandbox.run(["run"], environment: bound)
+        #expect(run.exitCode == 0)
+        #expect(try pendingByAge(sandbox) == Array(written.suffix(3)))
+    }
+
     @Test("upload exits with 75 while a report waits for a retry, 0 once it is delivered")
     func uploadExitStatus() async throws {
         let sandbox = try CrashSandbox(binary: binary)
