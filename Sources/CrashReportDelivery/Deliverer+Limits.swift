@@ -69,9 +69,4 @@ extension Deliverer {
         }
         return nil
     }
-
-    /// The withheld reports, when the user opted out.
-    func deleteWithheld() {
-        for path in ReportStore.reports(in: store.withheld) { _ = try? FileSystem.remove(path) }
-    }
 }

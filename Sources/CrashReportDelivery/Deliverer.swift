@@ -55,7 +55,6 @@ package struct Deliverer: Sendable {
             guard isAllowed() else {
                 summary.deleted += store.pendingReports().count
                 store.deletePending()
-                deleteWithheld()
                 break
             }
             let id = ReportStore.id(of: path)

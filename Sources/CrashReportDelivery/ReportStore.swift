@@ -113,9 +113,10 @@ package struct ReportStore: Sendable {
         _ = try? FileSystem.remove(statePath(id: id))
     }
 
-    /// Deletes every pending report, its retry state, and what writers killed mid-write left
-    /// (the user opted out).
+    /// Deletes every pending report, its retry state, what writers killed mid-write left, and
+    /// the reports the crash-loop cap withheld (the user opted out).
     package func deletePending() {
+        for path in Self.reports(in: withheld) { _ = try? FileSystem.remove(path) }
         let names = (try? FileSystem.contentsOfDirectory(pending)) ?? []
         for name in names
         where name.hasSuffix(".crash") || name.hasSuffix(".delivery") || Self.isTemporary(name) {

@@ -99,6 +99,12 @@ final class DeliveryWorker: Sendable {
         if !summary.delivered.isEmpty {
             Diagnostics.report("delivered \(summary.delivered.count) crash report(s)", level: .info)
         }
+        if !summary.withheld.isEmpty || !summary.summaries.isEmpty || summary.pruned > 0 {
+            Diagnostics.report(
+                "crash loop: withheld \(summary.withheld.count) identical report(s), sent \(summary.summaries.count) "
+                    + "summary(ies); retention removed \(summary.pruned) unsent (docs/crash-loops.md)",
+                level: .warning)
+        }
         for id in summary.rejected {
             let reason = store.rejection(id: id)?.reason ?? "rejected"
             Diagnostics.report(

@@ -5,10 +5,14 @@ import Foundation
 /// Where the reports are: a state directory given on the command line, else
 /// `CRASH_REPORTER_DIR` (read as the service reads it).
 enum Locations {
-    static func stateDirectory(_ given: String?, environment: [String: String]) throws(ToolFailure) -> String {
+    /// `mustExist: false` takes a directory that is not there yet (`watch` waits for it).
+    static func stateDirectory(
+        _ given: String?, environment: [String: String], mustExist: Bool = true
+    ) throws(ToolFailure) -> String {
         guard let path = given ?? DeliveryConfiguration.stateDirectory(environment: environment), !path.isEmpty else {
             throw ToolFailure(description: "no state directory: give DIR (or --dir DIR) or set CRASH_REPORTER_DIR")
         }
+        if !mustExist && !FileManager.default.fileExists(atPath: path) { return path }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ToolFailure(description: "\(path): not a directory")

@@ -14,7 +14,8 @@ struct WatchCommand: ToolSubcommand {
             service's own rules (retries with backoff, Retry-After, rejections, the crash-loop cap, the \
             retention bounds) and the same directory lock, so that a report is never sent twice when the \
             service delivers too. Looks again every --rescan seconds, and once a second while pending/ cannot \
-            be watched (not made yet, or removed). Exits with 0 on SIGTERM or SIGINT.
+            be watched (not made yet, or removed); DIR itself may be made after it starts. Exits with 0 on \
+            SIGTERM or SIGINT.
             """)
 
     @OptionGroup var delivery: DeliveryArguments
@@ -29,7 +30,8 @@ struct WatchCommand: ToolSubcommand {
     }
 
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
-        let directory = try stateDirectory.resolved(environment: environment)
+        // The service may not have made its state directory yet: passes fail to lock it until then.
+        let directory = try stateDirectory.resolved(environment: environment, mustExist: false)
         let deliverer = try delivery.deliverer(directory: directory, environment: environment)
         try StopSignals.install()
         let watcher = PendingWatcher(folder: deliverer.store.pending)

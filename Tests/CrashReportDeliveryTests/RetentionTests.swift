@@ -60,4 +60,17 @@ struct RetentionTests {
         #expect(!FileManager.default.fileExists(atPath: old))
         #expect(Retention.apply(to: store, limits: limits, now: Timestamp(seconds: 1_800_000_100)) == 0)
     }
+
+    @Test("opting out deletes the withheld reports with the pending ones")
+    func optOutDeletesWithheld() throws {
+        let directory = TempDirectory()
+        let store = ReportStore(stateDirectory: directory.path)
+        let ids = ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"]
+        for id in ids { try ReportFixture.plantPending(id: id, in: directory.path) }
+        try store.markWithheld(store.pending + "/\(ids[0]).crash")
+        #expect(ReportStore.reports(in: store.withheld).count == 1)
+        store.deletePending()
+        #expect(store.pendingReports().isEmpty)
+        #expect(ReportStore.reports(in: store.withheld).isEmpty)
+    }
 }

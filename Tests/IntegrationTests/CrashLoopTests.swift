@@ -7,14 +7,6 @@ import Testing
 @Suite("Crash loops and retention")
 struct CrashLoopTests {
     let binary = Binaries.crashTest(build: "debug")
-    let tool = Binaries.debug("crashreport").path
-
-    func crashreport(_ arguments: [String], _ sandbox: CrashSandbox, _ extra: [String: String] = [:]) async throws
-        -> ChildProcess.Result
-    {
-        try await ChildProcess.run([tool] + arguments, environment: sandbox.environment(extra))
-    }
-
     func names(_ sandbox: CrashSandbox, _ folder: String) -> [String] {
         let path = sandbox.state.appendingPathComponent(folder).path
         return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".crash") }
@@ -48,7 +40,7 @@ struct CrashLoopTests {
         // The window opens when the first pass begins: after `started`, before `ended`.
         let window = ["--cap-window", "4"]
         let started = Date()
-        let first = try await crashreport(["upload", "--url", server.url] + window, sandbox)
+        let first = try await sandbox.crashreport(["upload", "--url", server.url] + window)
         let ended = Date()
         #expect(first.exitCode == 0, "\(first.stderr)")
         #expect(first.stdout.contains("Delivered 5,") && first.stdout.contains("withheld 45"), "\(first.stdout)")
@@ -58,10 +50,10 @@ struct CrashLoopTests {
         #expect(sandbox.reports.isEmpty)
 
         // Before the window closes nothing more goes; after it, the summary.
-        let early = try await crashreport(["upload", "--url", server.url] + window, sandbox)
+        let early = try await sandbox.crashreport(["upload", "--url", server.url] + window)
         if Date().timeIntervalSince(started) < 4 { #expect(server.requests.count == 5, "\(early.stdout)") }
         try await Task.sleep(for: .seconds(max(0, 4.2 - Date().timeIntervalSince(ended))))
-        let second = try await crashreport(["upload", "--url", server.url] + window, sandbox)
+        let second = try await sandbox.crashreport(["upload", "--url", server.url] + window)
         #expect(second.exitCode == 0, "\(second.stderr)")
         // On a slow machine the window may have closed by the early pass already.
         #expect((early.stdout + second.stdout).contains("summary of 45 withheld report(s)"), "\(second.stdout)")
@@ -75,7 +67,7 @@ struct CrashLoopTests {
         #expect(names(sandbox, "delivered").contains("\(summaryID).crash"))
         #expect(names(sandbox, "withheld").count == 44)
 
-        let third = try await crashreport(["upload", "--url", server.url] + window, sandbox)
+        let third = try await sandbox.crashreport(["upload", "--url", server.url] + window)
         #expect(third.exitCode == 0)
         #expect(server.requests.count == 6, "one summary per window")
     }
@@ -88,10 +80,10 @@ struct CrashLoopTests {
         let server = try FaultServer(responses: ["200"])
         let dsn = "http://publickey123@127.0.0.1:\(server.port)/42"
         let options = ["upload", "--dsn", dsn, "--cap-count", "1", "--cap-window", "1"]
-        let first = try await crashreport(options, sandbox)
+        let first = try await sandbox.crashreport(options)
         #expect(first.stdout.contains("Delivered 1,") && first.stdout.contains("withheld 3"), "\(first.stdout)")
         try await Task.sleep(for: .seconds(1.2))
-        _ = try await crashreport(options, sandbox)
+        _ = try await sandbox.crashreport(options)
         let events = server.requests.compactMap { request -> [String: Any]? in
             ((request["envelope"] as? [String: Any])?["items"] as? [[String: Any]])?.first?["payload"] as? [String: Any]
         }
@@ -112,7 +104,7 @@ struct CrashLoopTests {
         let down = "http://127.0.0.1:\(closedPort())/api/reports"
         let retryNow = ["CRASH_REPORTER_RETRY_BASE_SECONDS": "0"]
 
-        let byCount = try await crashreport(["upload", "--url", down, "--max-pending-reports", "4"], sandbox, retryNow)
+        let byCount = try await sandbox.crashreport(["upload", "--url", down, "--max-pending-reports", "4"], retryNow)
         #expect(byCount.exitCode == 75)
         #expect(byCount.stdout.contains("removed 2 unsent (retention)"), "\(byCount.stdout)")
         #expect(try pendingByAge(sandbox) == Array(all.suffix(4)), "the oldest two went")
@@ -124,19 +116,19 @@ struct CrashLoopTests {
         }
         let bound = sizes.reduce(0, +)
         let bounds = ["--max-pending-reports", "4", "--max-pending-bytes", "\(bound)"]
-        _ = try await crashreport(["upload", "--url", down] + bounds, sandbox, retryNow)
+        _ = try await sandbox.crashreport(["upload", "--url", down] + bounds, retryNow)
         #expect(try pendingByAge(sandbox) == Array(all.suffix(3)))
         #expect(pendingBytes(sandbox) <= bound)
 
         // Another crash: the directory stays at its bound, the oldest going again.
         _ = try await sandbox.crash("segfault")
         let newest = try #require(try pendingByAge(sandbox).last)
-        _ = try await crashreport(["upload", "--url", down] + bounds, sandbox, retryNow)
+        _ = try await sandbox.crashreport(["upload", "--url", down] + bounds, retryNow)
         let kept = try pendingByAge(sandbox)
         #expect(kept.count <= 3 && kept.last == newest && pendingBytes(sandbox) <= bound)
 
         let server = try FaultServer(responses: ["201"])
-        let delivered = try await crashreport(["upload", "--url", server.url] + bounds, sandbox, retryNow)
+        let delivered = try await sandbox.crashreport(["upload", "--url", server.url] + bounds, retryNow)
         #expect(delivered.exitCode == 0, "\(delivered.stdout) \(delivered.stderr)")
         let requests = server.requests
         try #require(requests.count == kept.count)
@@ -171,13 +163,13 @@ struct CrashLoopTests {
         defer { sandbox.remove() }
         _ = try await sandbox.crash("abort")
         let retryNow = ["CRASH_REPORTER_RETRY_BASE_SECONDS": "0"]
-        let down = try await crashreport(
-            ["upload", "--url", "http://127.0.0.1:\(closedPort())/api/reports"], sandbox, retryNow)
+        let down = try await sandbox.crashreport(
+            ["upload", "--url", "http://127.0.0.1:\(closedPort())/api/reports"], retryNow)
         #expect(down.exitCode == 75, "\(down.stdout) \(down.stderr)")
         #expect(down.stdout.contains("kept for retry 1"))
         #expect(sandbox.reports.count == 1)
         let server = try FaultServer(responses: ["201"])
-        let up = try await crashreport(["upload", "--url", server.url], sandbox, retryNow)
+        let up = try await sandbox.crashreport(["upload", "--url", server.url], retryNow)
         #expect(up.exitCode == 0, "\(up.stdout) \(up.stderr)")
         #expect(sandbox.reports.isEmpty)
         #expect(server.requests.count == 1)

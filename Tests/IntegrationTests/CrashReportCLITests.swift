@@ -9,12 +9,11 @@ import Testing
 @Suite("crashreport on real reports")
 struct CrashReportCLITests {
     let binary = Binaries.crashTest(build: "debug")
-    let tool = Binaries.debug("crashreport").path
 
     func crashreport(_ arguments: [String], _ sandbox: CrashSandbox, _ extra: [String: String] = [:]) async throws
         -> ChildProcess.Result
     {
-        try await ChildProcess.run([tool] + arguments, environment: sandbox.environment(extra))
+        try await sandbox.crashreport(arguments, extra)
     }
 
     @Test("list, show by id, stats and export on a directory with three crashes and a damaged file")

@@ -7,7 +7,7 @@ import Testing
 @Suite("crashreport watch")
 struct WatchTests {
     let binary = Binaries.crashTest(build: "debug")
-    let tool = Binaries.debug("crashreport").path
+    let tool = CrashSandbox.tool
 
     /// Polls `condition` every 50 ms for up to `timeout` seconds; whether it came true.
     func eventually(timeout: Double = 30, _ condition: () -> Bool) async throws -> Bool {
@@ -34,6 +34,7 @@ struct WatchTests {
         defer { sandbox.remove() }
         // Down for two attempts (503), then up.
         let server = try FaultServer(responses: ["503", "503", "201"])
+        #expect(!FileManager.default.fileExists(atPath: sandbox.state.path), "watch starts before the service made it")
         let watch = try ChildProcess.start(
             [tool, "watch", "--url", server.url, sandbox.state.path],
             environment: sandbox.environment(["CRASH_REPORTER_RETRY_BASE_SECONDS": "0.2"]))
