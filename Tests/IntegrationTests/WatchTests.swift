@@ -63,12 +63,13 @@ struct WatchTests {
         let server = try FaultServer(responses: ["201"])
         let env = sandbox.environment(["CRASH_REPORTER_URL": server.url, "CRASH_REPORTER_CAP_COUNT": "0"])
         let watch = try ChildProcess.start([tool, "watch", sandbox.state.path], environment: env)
-        // Two launches of the service deliver too, while watch runs; then crashes whose
-        // processes start their own worker.
-        let services = try [0, 1].map { _ in try ChildProcess.start([sandbox.binary.path, "run"], environment: env) }
-        for _ in 0..<3 {
-            _ = try await sandbox.run(["crash", "segfault"], environment: ["CRASH_REPORTER_URL": server.url])
-        }
+        // Two launches of the service deliver too, while watch runs; then three more crashes
+        // appear (their processes deliver nothing: a process that dies mid-send would leave a
+        // repeat for the receiver to drop, which is not what this test is about), and two more
+        // launches race watch for them.
+        var services = try [0, 1].map { _ in try ChildProcess.start([sandbox.binary.path, "run"], environment: env) }
+        for _ in 0..<3 { _ = try await sandbox.crash("segfault") }
+        services += try [0, 1].map { _ in try ChildProcess.start([sandbox.binary.path, "run"], environment: env) }
         for service in services { #expect(try await service.wait().exitCode == 0) }
         #expect(try await eventually { ids(server).count >= 6 && sandbox.reports.isEmpty })
         // Time for a stray repeat to show.
