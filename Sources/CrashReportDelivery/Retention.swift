@@ -47,29 +47,40 @@ package enum Retention {
         }
     }
 
+    /// What the bounds remove from `store`'s folders: the unsent pending reports, and the
+    /// others (withheld, delivered, rejected), each with its folder.
+    static func plan(_ store: ReportStore, limits: DeliveryLimits, now: Timestamp) -> (
+        pending: [File], others: [(folder: String, file: File)]
+    ) {
+        let maxAge = limits.keepDays * 86400
+        let pending = excess(
+            files(in: store.pending), maxCount: limits.maxPendingReports, maxBytes: limits.maxPendingBytes)
+        var others = excess(
+            files(in: store.withheld), maxCount: limits.maxPendingReports, maxBytes: limits.maxPendingBytes,
+            maxAge: maxAge, now: now.seconds
+        ).map { (folder: store.withheld, file: $0) }
+        if maxAge > 0 {
+            for folder in [store.delivered, store.rejected] {
+                others += excess(files(in: folder), maxCount: 0, maxBytes: 0, maxAge: maxAge, now: now.seconds)
+                    .map { (folder: folder, file: $0) }
+            }
+        }
+        return (pending, others)
+    }
+
     /// Applies the bounds to `store`'s folders. Returns how many pending reports were removed
     /// unsent (withheld ones are counted already, delivered and rejected ones were dealt with).
     package static func apply(to store: ReportStore, limits: DeliveryLimits, now: Timestamp) -> Int {
-        let maxAge = limits.keepDays * 86400
+        let (pending, others) = plan(store, limits: limits, now: now)
         var prunedPending = 0
-        for file in excess(
-            files(in: store.pending), maxCount: limits.maxPendingReports, maxBytes: limits.maxPendingBytes)
-        where (try? FileSystem.remove(file.path)) == true {
+        for file in pending where (try? FileSystem.remove(file.path)) == true {
             _ = try? FileSystem.remove(store.statePath(id: ReportStore.id(of: file.path)))
             prunedPending += 1
         }
-        for file in excess(
-            files(in: store.withheld), maxCount: limits.maxPendingReports, maxBytes: limits.maxPendingBytes,
-            maxAge: maxAge, now: now.seconds)
-        {
+        for (folder, file) in others {
             _ = try? FileSystem.remove(file.path)
-        }
-        guard maxAge > 0 else { return prunedPending }
-        for folder in [store.delivered, store.rejected] {
-            for file in excess(files(in: folder), maxCount: 0, maxBytes: 0, maxAge: maxAge, now: now.seconds) {
-                _ = try? FileSystem.remove(file.path)
-                _ = try? FileSystem.remove(folder + "/\(ReportStore.id(of: file.path)).reason")
-            }
+            // A rejected report's note goes with it.
+            _ = try? FileSystem.remove(folder + "/\(ReportStore.id(of: file.path)).reason")
         }
         return prunedPending
     }
@@ -81,7 +92,11 @@ extension Retention {
     /// that a later delivery reports them. Does nothing while another process holds the lock
     /// (its pass applies the bounds).
     package static func applyLocked(to store: ReportStore, limits: DeliveryLimits, now: Timestamp = .now()) {
-        guard let lock = DirectoryLock(stateDirectory: store.stateDirectory) else { return }
+        // The lock file is made only when something is to be removed: most starts have nothing.
+        let work = plan(store, limits: limits, now: now)
+        guard !work.pending.isEmpty || !work.others.isEmpty,
+            let lock = DirectoryLock(stateDirectory: store.stateDirectory)
+        else { return }
         defer { withExtendedLifetime(lock) {} }
         let removed = apply(to: store, limits: limits, now: now)
         guard removed > 0 else { return }
