@@ -196,6 +196,13 @@ package struct CapBook: Codable, Sendable, Equatable {
         return book
     }
 
+    /// Whether a crash-loop summary waits to be sent (due now or later): one small file read,
+    /// none when the directory has no book (what `start` asks before it starts a worker).
+    package static func hasSummaryWaiting(stateDirectory: String) -> Bool {
+        guard FileSystem.exists(path(stateDirectory: stateDirectory)) else { return false }
+        return load(stateDirectory: stateDirectory).signatures.values.contains { $0.withheld > 0 && $0.carrier != nil }
+    }
+
     package func save(stateDirectory: String) throws {
         try FileSystem.writeAtomically(JSON.encode(self), to: Self.path(stateDirectory: stateDirectory))
     }

@@ -40,11 +40,6 @@ package struct ReportStore: Sendable {
         ((try? FileSystem.contentsOfDirectory(pending)) ?? []).contains { $0.hasSuffix(".crash") }
     }
 
-    /// Whether the crash-loop cap holds reports back whose summary may be due.
-    package var hasWithheldReports: Bool {
-        ((try? FileSystem.contentsOfDirectory(withheld)) ?? []).contains { $0.hasSuffix(".crash") }
-    }
-
     /// The `.crash` files of a folder, oldest first (by file time, then name); none when the
     /// folder does not exist.
     package static func reports(in directory: String) -> [String] {

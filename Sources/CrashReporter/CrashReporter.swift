@@ -152,7 +152,9 @@ public enum CrashReporter {
         let store = ReportStore(stateDirectory: stateDirectory, keepDelivered: config.keepDelivered)
         // Nothing pending, nothing to do this launch: no thread is started, which keeps `start`
         // short in the common case. A crash of this process is delivered at the next launch.
-        guard store.hasPendingReports || store.hasWithheldReports else { return .nothingPending }
+        guard store.hasPendingReports || CapBook.hasSummaryWaiting(stateDirectory: stateDirectory) else {
+            return .nothingPending
+        }
         var deliverer = Deliverer(
             store: store,
             transport: transport,

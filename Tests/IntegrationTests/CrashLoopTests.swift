@@ -72,6 +72,27 @@ struct CrashLoopTests {
         #expect(server.requests.count == 6, "one summary per window")
     }
 
+    @Test("the running service's own worker caps a loop and sends the summary when the window closes")
+    func serviceSendsSummary() async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        for _ in 0..<3 { _ = try await sandbox.crash("segfault") }
+        let server = try FaultServer(responses: ["201"])
+        let result = try await sandbox.run(
+            ["serve", "4"],
+            environment: [
+                "CRASH_REPORTER_URL": server.url, "CRASH_REPORTER_CAP_COUNT": "1",
+                "CRASH_REPORTER_CAP_WINDOW_SECONDS": "1",
+            ])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let requests = server.requests
+        try #require(requests.count == 2, "one full report, then the summary: \(requests)")
+        #expect(FaultServer.header(requests[0], "X-Crash-Report-Suppressed") == nil)
+        #expect(FaultServer.header(requests[1], "X-Crash-Report-Suppressed") == "2")
+        #expect(names(sandbox, "withheld").count == 1)
+        #expect(names(sandbox, "delivered").count == 2)
+    }
+
     @Test("Sentry: the summary is the same crash's event, with the count in extra and a tag")
     func sentrySummary() async throws {
         let sandbox = try CrashSandbox(binary: binary)
