@@ -127,7 +127,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "CrashReporter", "CCrashReporter", "CrashReportFormat", "CrashSymbolication", "Tracking",
-                "TrackingEventsAPI", "CrashReporterLogging", logging,
+                "TrackingEventsAPI", "CrashReporterLogging", logging, "CrashReportDelivery", "CrashReporterSupport",
             ],
             path: "Benchmarks/Sources"
         ),

@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
 swift build -c release --product crash-test
 swift build -c release --product crash-collector
+swift build -c release --product crashreport
 swift build -c release --product crash-reporter-benchmarks
 .build/release/crash-reporter-benchmarks "$@"
 

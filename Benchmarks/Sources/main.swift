@@ -15,6 +15,18 @@ if arguments.contains("--tracking-only") {
     TrackingBenchmark.run().forEach { print($0) }
     exit(0)
 }
+if arguments.contains("--watch-only") {
+    // crashreport watch: rename to delivered, and what the cap and retention add to a pass.
+    let sample = FileManager.default.temporaryDirectory.appendingPathComponent("bench-watch-\(getpid()).crash")
+    _ = try CrashBenchmark.crashOnce(binary: crashTest, environment: ["SWIFT_BACKTRACE": "enable=no"], keep: sample)
+    defer { try? FileManager.default.removeItem(at: sample) }
+    WatchBenchmark.run(
+        crashreport: executableDirectory.appendingPathComponent("crashreport").path,
+        collector: executableDirectory.appendingPathComponent("crash-collector").path, reportPath: sample.path,
+        reports: quick ? 40 : 200
+    ).forEach { print($0) }
+    exit(0)
+}
 if arguments.contains("--logging-only") {
     LoggingBenchmark.run().forEach { print($0) }
     exit(0)
@@ -48,6 +60,12 @@ SymbolicationBenchmark.run(reportPath: deep.path).forEach { print($0) }
 print("\n## Collector\n")
 CollectorBenchmark.run(
     collector: executableDirectory.appendingPathComponent("crash-collector").path, reportPath: report.path
+).forEach { print($0) }
+print("\n## crashreport watch\n")
+WatchBenchmark.run(
+    crashreport: executableDirectory.appendingPathComponent("crashreport").path,
+    collector: executableDirectory.appendingPathComponent("crash-collector").path, reportPath: report.path,
+    reports: quick ? 40 : 200
 ).forEach { print($0) }
 print("\n## Every thread\n")
 try ThreadsBenchmark.crashes(binary: crashTest, runs: quick ? 5 : 20).forEach { print($0) }

@@ -16,6 +16,8 @@ package struct Deliverer: Sendable {
     package var isAllowed: @Sendable () -> Bool
     package var now: @Sendable () -> Timestamp
     package var random: @Sendable () -> Double
+    /// The crash-loop cap and the retention bounds (docs/crash-loops.md).
+    package var limits = DeliveryLimits()
 
     package init(
         store: ReportStore,
@@ -44,7 +46,10 @@ package struct Deliverer: Sendable {
         }
         defer { withExtendedLifetime(lock) {} }
         var summary = DeliverySummary()
-        var pausedUntil: Timestamp?
+        // The cap counts a whole pass as one moment: a backlog is capped alike however long it takes.
+        let passTime = now()
+        var book = beginPass(&summary)
+        var pausedUntil = isAllowed() ? sendSummaries(&book, &summary, at: passTime) : nil
         for path in store.pendingReports() {
             if stop() { break }
             guard isAllowed() else {
@@ -73,11 +78,20 @@ package struct Deliverer: Sendable {
                 summary.rejected.append(id)
                 continue
             }
-            let symbols = transport.wantsSymbols ? (symbolicate?(report) ?? ReportSymbols()) : ReportSymbols()
+            let wantsSymbols = transport.wantsSymbols || limits.caps
+            let symbols = wantsSymbols ? (symbolicate?(report) ?? ReportSymbols()) : ReportSymbols()
+            let signature = CrashSignature(report: report, symbols: symbols).description
+            guard case .send(let suppressed) = book.decide(signature: signature, now: passTime, limits: limits) else {
+                withhold(path, signature: signature, book: &book, summary: &summary)
+                continue
+            }
             let outcome = transport.send(
-                OutgoingReport(id: report.reportID, fileData: bytes, report: report, symbols: symbols))
+                OutgoingReport(
+                    id: report.reportID, fileData: bytes, report: report, symbols: symbols,
+                    notes: DeliveryNotes(suppressed: suppressed, pruned: book.pruned)))
             switch policy.decide(outcome, state: state, now: now(), random: random()) {
             case .delivered:
+                book.recordSent(signature: signature, suppressed: suppressed, now: passTime, limits: limits)
                 do {
                     try store.markDelivered(path)
                 } catch {
@@ -96,6 +110,7 @@ package struct Deliverer: Sendable {
                 summary.rejected.append(id)
             }
         }
+        endPass(&book, &summary, at: passTime)
         return summary
     }
 }

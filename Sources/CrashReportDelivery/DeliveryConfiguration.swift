@@ -14,6 +14,7 @@ import CrashReporterSupport
 /// | `CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS` | seconds, zero or more (at least 0.1 is used) |
 /// | `CRASH_REPORTER_DISABLED` | a boolean (`CrashReportingChoice`) |
 /// | `SENTRY_RELEASE`, `SENTRY_ENVIRONMENT`, `CRASH_REPORTER_DIR` | any text; blank is unset |
+/// | `CRASH_REPORTER_CAP_*`, `CRASH_REPORTER_MAX_PENDING_*`, `CRASH_REPORTER_KEEP_DAYS` | `DeliveryLimits` |
 ///
 /// Every value read is checked when the configuration is made, used or not (a URL behind a
 /// DSN too), so that a mistake shows at start (or when `upload` runs) rather than when the
@@ -57,6 +58,8 @@ package struct DeliveryConfiguration: Sendable {
     /// A DSN wins over a URL.
     package var destination: Destination?
     package var policy: DeliveryPolicy
+    /// The crash-loop cap and retention bounds (`DeliveryLimits`, its variables).
+    package var limits: DeliveryLimits
     /// Seconds the whole exchange of one upload may take.
     package var uploadTimeout: Double
     /// `CRASH_REPORTER_DISABLED`: the operator turned crash reporting off.
@@ -70,7 +73,7 @@ package struct DeliveryConfiguration: Sendable {
     /// that breaks its rule.
     package init(
         environment: [String: String], sentryDSN: Given<String>? = nil, uploadURL: Given<String>? = nil,
-        retryBaseDelay: Given<Double>? = nil
+        retryBaseDelay: Given<Double>? = nil, limits: DeliveryLimits.Given = DeliveryLimits.Given()
     ) throws(SettingError) {
         self.environment = environment
         let dsn = try Self.sentryDSN(sentryDSN ?? Given(environment[Self.dsnVariable], name: Self.dsnVariable))
@@ -91,6 +94,7 @@ package struct DeliveryConfiguration: Sendable {
                 ?? Self.defaultUploadTimeout,
             Self.minimumUploadTimeout)
         disabledByOperator = try CrashReportingChoice.operatorDisabled(environment: environment)
+        self.limits = try DeliveryLimits(environment: environment, given: limits)
     }
 
     /// The transport for the destination, nil without one. `release` and `environment` go into

@@ -13,9 +13,20 @@ public struct DeliverySummary: Sendable, Equatable {
     public var failures: [String: String] = [:]
     /// Deleted because the user opted out of crash reporting.
     public var deleted = 0
+    /// Held back by the crash-loop cap, now in `withheld/` (docs/crash-loops.md).
+    public var withheld: [String] = []
+    /// Summaries sent: each carrier's id with the count of withheld reports it stood for.
+    public var summaries: [String: Int] = [:]
+    /// Pending reports removed unsent by the retention bounds in this pass.
+    public var pruned = 0
+    /// When the next summary falls due, in seconds since 1970; nil when none waits.
+    public var nextSummary: Double?
 
     public init() {}
 
     /// The earliest time a kept report is due again, in seconds since 1970; nil when none is kept.
     public var nextAttempt: Double? { retrying.values.min() }
+
+    /// When a pass has something to do again: the next retry or summary; nil when nothing waits.
+    public var nextPass: Double? { [nextAttempt, nextSummary].compactMap { $0 }.min() }
 }

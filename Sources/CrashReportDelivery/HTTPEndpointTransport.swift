@@ -19,13 +19,16 @@ package struct HTTPEndpointTransport: ReportTransport {
     package var wantsSymbols: Bool { false }
 
     package func send(_ report: OutgoingReport) -> DeliveryOutcome {
+        var headers: HTTPHeaders = [
+            "Content-Type": "application/gzip",
+            "X-Crash-Report-ID": report.id,
+            "User-Agent": CrashReportVersion.userAgent,
+        ]
+        if report.notes.suppressed > 0 { headers.append(DeliveryNotes.suppressedHeader, "\(report.notes.suppressed)") }
+        if report.notes.pruned > 0 { headers.append(DeliveryNotes.prunedHeader, "\(report.notes.pruned)") }
         let request = HTTPRequest(
             url: url, method: "POST",
-            headers: [
-                "Content-Type": "application/gzip",
-                "X-Crash-Report-ID": report.id,
-                "User-Agent": CrashReportVersion.userAgent,
-            ],
+            headers: headers,
             body: report.fileData, timeout: .seconds(timeout))
         return DeliveryOutcome(sending: request, with: client)
     }

@@ -8,6 +8,8 @@ import CrashReporterSupport
 /// delivered/<id>.crash          accepted by a server; the newest `keepDelivered` are kept
 /// rejected/<id>.crash           refused for good, or damaged
 /// rejected/<id>.reason          why, as JSON: status, reason, time
+/// withheld/<id>.crash           held back by the crash-loop cap, counted in a summary
+/// delivery-caps.json            the cap's windows and counts (`CapBook`)
 /// ```
 ///
 /// Paths are plain strings; the folders are made with mode 0700 when first needed.
@@ -26,6 +28,8 @@ package struct ReportStore: Sendable {
     package var pending: String { stateDirectory + "/pending" }
     package var delivered: String { stateDirectory + "/delivered" }
     package var rejected: String { stateDirectory + "/rejected" }
+    /// Reports held back by the crash-loop cap (docs/crash-loops.md).
+    package var withheld: String { stateDirectory + "/withheld" }
 
     /// Pending reports, oldest first (by file time, then name).
     package func pendingReports() -> [String] { Self.reports(in: pending) }
@@ -87,6 +91,13 @@ package struct ReportStore: Sendable {
         }
     }
 
+    /// Moves a report held back by the cap to `withheld/`.
+    package func markWithheld(_ path: String) throws(FileError) {
+        try FileSystem.createDirectory(withheld)
+        try FileSystem.rename(path, to: withheld + "/" + Self.fileName(path))
+        _ = try? FileSystem.remove(statePath(id: Self.id(of: path)))
+    }
+
     /// Moves a report to `rejected/` with the reason beside it.
     package func markRejected(_ path: String, status: Int?, reason: String, now: Timestamp = .now()) throws {
         let id = Self.id(of: path)
@@ -97,9 +108,10 @@ package struct ReportStore: Sendable {
         _ = try? FileSystem.remove(statePath(id: id))
     }
 
-    /// Deletes every pending report, its retry state, and what writers killed mid-write left
-    /// (the user opted out).
+    /// Deletes every pending report, its retry state, what writers killed mid-write left, and
+    /// the reports the crash-loop cap withheld (the user opted out).
     package func deletePending() {
+        for path in Self.reports(in: withheld) { _ = try? FileSystem.remove(path) }
         let names = (try? FileSystem.contentsOfDirectory(pending)) ?? []
         for name in names
         where name.hasSuffix(".crash") || name.hasSuffix(".delivery") || Self.isTemporary(name) {

@@ -8,12 +8,18 @@ package struct OutgoingReport: Sendable {
     package var fileData: [UInt8]
     package var report: CrashReport
     package var symbols: ReportSymbols
+    /// The counts of reports not sent that this one carries (a crash loop's summary).
+    package var notes: DeliveryNotes
 
-    package init(id: String, fileData: [UInt8], report: CrashReport, symbols: ReportSymbols) {
+    package init(
+        id: String, fileData: [UInt8], report: CrashReport, symbols: ReportSymbols,
+        notes: DeliveryNotes = DeliveryNotes()
+    ) {
         self.id = id
         self.fileData = fileData
         self.report = report
         self.symbols = symbols
+        self.notes = notes
     }
 }
 

@@ -52,7 +52,7 @@ package struct SentryTransport: ReportTransport {
                 report: report.report, symbols: report.symbols,
                 release: release ?? (report.report.app.version.isEmpty ? nil : report.report.app.version),
                 environment: environment ?? report.report.app.environment, sdkName: Self.sdkName,
-                sdkVersion: CrashReportVersion.current)
+                sdkVersion: CrashReportVersion.current, counts: report.notes.counts)
             body = try Gzip.compress(envelope)
         } catch {
             // A report that cannot be expressed as an event is a verdict on the report.

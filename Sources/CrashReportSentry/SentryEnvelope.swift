@@ -23,14 +23,21 @@ public enum SentryEnvelope {
     /// The envelope for `report`. `symbols` are the symbolicator's, for the crash's and each
     /// thread's frames (may be empty: Sentry can symbolicate on the server from `debug_meta`). `release` defaults to
     /// `name@version` from the report, `environment` to the report's. `sentAt` is the envelope
-    /// header's `sent_at`, which Sentry uses to correct the sender's clock.
+    /// header's `sent_at`, which Sentry uses to correct the sender's clock. `counts` go into
+    /// the event's `extra` (a crash loop's `suppressed` also as a tag, docs/crash-loops.md).
     package static func make(
         report: CrashReport, symbols: ReportSymbols, release: String?, environment: String?,
-        sdkName: String, sdkVersion: String, sentAt: Timestamp = .now()
+        sdkName: String, sdkVersion: String, sentAt: Timestamp = .now(), counts: [String: Int] = [:]
     ) throws(Failure) -> [UInt8] {
-        let event = try SentryEvent(
+        var event = try SentryEvent(
             report: report, symbols: symbols, release: release, environment: environment, sdkName: sdkName,
             sdkVersion: sdkVersion)
+        if !counts.isEmpty {
+            event.extra = counts
+            if let suppressed = counts["suppressed"] {
+                event.tags = (event.tags ?? [:]).merging(["suppressed": "\(suppressed)"]) { $1 }
+            }
+        }
         let payload: [UInt8]
         let header: [UInt8]
         let itemHeader: [UInt8]

@@ -19,6 +19,8 @@ struct SentryEvent: Encodable {
     var exception: Values<Exception>?
     var threads: Values<Thread>
     var tags: [String: String]?
+    /// Counts a crash loop's summary carries (`suppressed`, `pruned`).
+    var extra: [String: Int]?
     var fingerprint: [String]?
     var debug_meta: DebugMeta
     var breadcrumbs: Values<Breadcrumb>

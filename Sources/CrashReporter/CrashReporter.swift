@@ -75,6 +75,8 @@ public enum CrashReporter {
                 throw failure
             }
             store.deleteStaleTemporaryFiles()
+            // With a destination the delivery passes keep the bounds; without one, start does.
+            if config.delivery.destination == nil { Retention.applyLocked(to: store, limits: config.delivery.limits) }
             try install(config)
             notes += chainedHandlerNotes()
             switch environment["CRASH_REPORTER_TEST_FAULT"] {
@@ -150,8 +152,10 @@ public enum CrashReporter {
         let store = ReportStore(stateDirectory: stateDirectory, keepDelivered: config.keepDelivered)
         // Nothing pending, nothing to do this launch: no thread is started, which keeps `start`
         // short in the common case. A crash of this process is delivered at the next launch.
-        guard store.hasPendingReports else { return .nothingPending }
-        let deliverer = Deliverer(
+        guard store.hasPendingReports || CapBook.hasSummaryWaiting(stateDirectory: stateDirectory) else {
+            return .nothingPending
+        }
+        var deliverer = Deliverer(
             store: store,
             transport: transport,
             policy: config.delivery.policy,
@@ -160,6 +164,7 @@ public enum CrashReporter {
             isAllowed: { [environment = config.delivery.environment] in
                 CrashReportingChoice.isEnabled(stateDirectory: stateDirectory, environment: environment)
             })
+        deliverer.limits = config.delivery.limits
         let delivery = DeliveryWorker(deliverer: deliverer)
         try delivery.start()
         return .running(delivery)

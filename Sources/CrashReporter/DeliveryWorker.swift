@@ -47,7 +47,7 @@ final class DeliveryWorker: Sendable {
             // Said before the pass is published, so that whoever waits for it has heard it.
             diagnose(result)
             state.update { $0.passes.append(result) }
-            guard case .summary(let summary) = result, let next = summary.nextAttempt else {
+            guard case .summary(let summary) = result, let next = summary.nextPass else {
                 // Nothing to retry: end, unless a report came meanwhile (decided under the lock
                 // that `deliverNew` takes, so that none is left for the next launch).
                 let again = state.update { state -> Bool in
@@ -61,7 +61,7 @@ final class DeliveryWorker: Sendable {
                 if again { continue }
                 return
             }
-            // Sleep until the earliest retry is due (a few minutes at most, then look again), a
+            // Sleep until the earliest retry or crash-loop summary is due (a few minutes at most, then look again), a
             // new report is written, or a stop is asked for.
             let delay = min(max(next - Timestamp.now().seconds, 0.05), 600)
             let woken = state.wait(timeout: delay) { state -> Bool? in
@@ -98,6 +98,12 @@ final class DeliveryWorker: Sendable {
         }
         if !summary.delivered.isEmpty {
             Diagnostics.report("delivered \(summary.delivered.count) crash report(s)", level: .info)
+        }
+        if !summary.withheld.isEmpty || !summary.summaries.isEmpty || summary.pruned > 0 {
+            Diagnostics.report(
+                "crash loop: withheld \(summary.withheld.count) identical report(s), sent \(summary.summaries.count) "
+                    + "summary(ies); retention removed \(summary.pruned) unsent (docs/crash-loops.md)",
+                level: .warning)
         }
         for id in summary.rejected {
             let reason = store.rejection(id: id)?.reason ?? "rejected"

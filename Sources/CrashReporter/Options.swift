@@ -44,6 +44,20 @@ public struct Options: Sendable {
     /// How late a heartbeat may be before the watchdog writes a hang report (100 ms to 1 h;
     /// `CRASH_REPORTER_HANG_TIMEOUT_SECONDS`); 10 s when nil.
     public var hangTimeout: Duration?
+    /// Full reports of one signature sent per window (`CRASH_REPORTER_CAP_COUNT`, 5 when nil;
+    /// 0: no cap). The rest of a crash loop is counted in one summary per window
+    /// (docs/crash-loops.md).
+    public var capCount: Int?
+    /// The cap's window in seconds (`CRASH_REPORTER_CAP_WINDOW_SECONDS`, 3600 when nil).
+    public var capWindow: Double?
+    /// Unsent reports kept, in `pending/` and in `withheld/` each (`CRASH_REPORTER_MAX_PENDING_REPORTS`,
+    /// 100 when nil; 0: no bound); the oldest go first, counted.
+    public var maxPendingReports: Int?
+    /// Their bytes, in each folder (`CRASH_REPORTER_MAX_PENDING_BYTES`, 50 MiB when nil; 0: no bound).
+    public var maxPendingBytes: Int?
+    /// Days `delivered/`, `rejected/` and `withheld/` keep a report (`CRASH_REPORTER_KEEP_DAYS`,
+    /// 30 when nil; 0: no bound).
+    public var keepDays: Double?
 
     public init(
         appName: String? = nil,
@@ -61,7 +75,12 @@ public struct Options: Sendable {
         maxFramesPerThread: Int = 64,
         threadCaptureTimeout: Duration = .milliseconds(100),
         snapshotSignal: SnapshotSignal? = nil,
-        hangTimeout: Duration? = nil
+        hangTimeout: Duration? = nil,
+        capCount: Int? = nil,
+        capWindow: Double? = nil,
+        maxPendingReports: Int? = nil,
+        maxPendingBytes: Int? = nil,
+        keepDays: Double? = nil
     ) {
         self.appName = appName
         self.appVersion = appVersion
@@ -79,6 +98,11 @@ public struct Options: Sendable {
         self.threadCaptureTimeout = threadCaptureTimeout
         self.snapshotSignal = snapshotSignal
         self.hangTimeout = hangTimeout
+        self.capCount = capCount
+        self.capWindow = capWindow
+        self.maxPendingReports = maxPendingReports
+        self.maxPendingBytes = maxPendingBytes
+        self.keepDays = keepDays
     }
 }
 

@@ -47,7 +47,13 @@ struct ResolvedConfiguration: Sendable {
                 environment: environment,
                 sentryDSN: options.sentryDSN.map { .init($0, name: "Options.sentryDSN") },
                 uploadURL: options.uploadURL.map { .init($0, name: "Options.uploadURL") },
-                retryBaseDelay: options.retryBaseDelay.map { .init($0, name: "Options.retryBaseDelay") })
+                retryBaseDelay: options.retryBaseDelay.map { .init($0, name: "Options.retryBaseDelay") },
+                limits: DeliveryLimits.Given(
+                    capCount: .init(options.capCount, name: "Options.capCount"),
+                    capWindow: .init(options.capWindow, name: "Options.capWindow"),
+                    maxPendingReports: .init(options.maxPendingReports, name: "Options.maxPendingReports"),
+                    maxPendingBytes: .init(options.maxPendingBytes, name: "Options.maxPendingBytes"),
+                    keepDays: .init(options.keepDays, name: "Options.keepDays")))
         } catch {
             throw .invalidOption(error.description)
         }

@@ -35,8 +35,8 @@ struct StateDirectoryArgument: ParsableArguments {
     }
 
     /// The directory, or `CRASH_REPORTER_DIR` (see `Locations.stateDirectory`).
-    func resolved(environment: [String: String]) throws(ToolFailure) -> String {
-        try Locations.stateDirectory(directory, environment: environment)
+    func resolved(environment: [String: String], mustExist: Bool = true) throws(ToolFailure) -> String {
+        try Locations.stateDirectory(directory, environment: environment, mustExist: mustExist)
     }
 }
 

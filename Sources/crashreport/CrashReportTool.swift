@@ -15,10 +15,12 @@ struct CrashReportTool: ParsableCommand {
             ENVIRONMENT:
               CRASH_REPORTER_DIR      The state directory when none is given.
               CRASH_REPORTER_URL, SENTRY_DSN, SENTRY_RELEASE, SENTRY_ENVIRONMENT
-                                      Where and how `upload` delivers when no option says.
+                                      Where and how `upload` and `watch` deliver when no option says.
               CRASH_REPORTER_RETRY_BASE_SECONDS, CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS,
-              CRASH_REPORTER_DISABLED
-                                      Read by `upload` as the service reads them.
+              CRASH_REPORTER_DISABLED, CRASH_REPORTER_CAP_COUNT,
+              CRASH_REPORTER_CAP_WINDOW_SECONDS, CRASH_REPORTER_MAX_PENDING_REPORTS,
+              CRASH_REPORTER_MAX_PENDING_BYTES, CRASH_REPORTER_KEEP_DAYS
+                                      Read by `upload` and `watch` as the service reads them.
               SSL_CERT_FILE, SSL_CERT_DIR, https_proxy, http_proxy, no_proxy
                                       Trust and proxies for https uploads.
 
@@ -27,9 +29,14 @@ struct CrashReportTool: ParsableCommand {
               1   failure: a report missing or damaged, nowhere to upload, another
                   process delivering, an invalid setting
               64  the command line is wrong
+              75  upload: reports stay pending for a retry (the server is down or
+                  asked to wait)
             """,
         version: CrashReportVersion.current,
-        subcommands: [ListCommand.self, ShowCommand.self, ExportCommand.self, UploadCommand.self, StatsCommand.self]
+        subcommands: [
+            ListCommand.self, ShowCommand.self, ExportCommand.self, UploadCommand.self, WatchCommand.self,
+            StatsCommand.self,
+        ]
     )
 
     func run() throws {
@@ -57,6 +64,8 @@ struct CrashReportTool: ParsableCommand {
                 do {
                     try subcommand.run(environment: environment, output: &output)
                 } catch let error as ToolFailure {
+                    throw error
+                } catch let error as ExitCode {
                     throw error
                 } catch {
                     throw ToolFailure(description: String(describing: error))

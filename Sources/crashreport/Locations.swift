@@ -5,10 +5,14 @@ import Foundation
 /// Where the reports are: a state directory given on the command line, else
 /// `CRASH_REPORTER_DIR` (read as the service reads it).
 enum Locations {
-    static func stateDirectory(_ given: String?, environment: [String: String]) throws(ToolFailure) -> String {
+    /// `mustExist: false` takes a directory that is not there yet (`watch` waits for it).
+    static func stateDirectory(
+        _ given: String?, environment: [String: String], mustExist: Bool = true
+    ) throws(ToolFailure) -> String {
         guard let path = given ?? DeliveryConfiguration.stateDirectory(environment: environment), !path.isEmpty else {
             throw ToolFailure(description: "no state directory: give DIR (or --dir DIR) or set CRASH_REPORTER_DIR")
         }
+        if !mustExist && !FileManager.default.fileExists(atPath: path) { return path }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ToolFailure(description: "\(path): not a directory")
@@ -17,7 +21,7 @@ enum Locations {
     }
 
     /// A report file: `target` itself when it names a file, else the report with that id in
-    /// the state directory's pending/, delivered/ or rejected/ folder.
+    /// the state directory's pending/, delivered/, rejected/ or withheld/ folder.
     static func report(_ target: String, directory: String?, environment: [String: String]) throws(ToolFailure)
         -> String
     {
@@ -25,7 +29,7 @@ enum Locations {
             return target
         }
         let store = ReportStore(stateDirectory: try stateDirectory(directory, environment: environment))
-        for folder in [store.pending, store.delivered, store.rejected] {
+        for folder in [store.pending, store.delivered, store.rejected, store.withheld] {
             let candidate = folder + "/\(target).crash"
             if FileManager.default.fileExists(atPath: candidate) { return candidate }
         }
@@ -47,7 +51,11 @@ enum Locations {
     /// Every report of a state directory with the folder it is in, oldest first.
     static func allReports(in stateDirectory: String) -> [(status: String, path: String)] {
         let store = ReportStore(stateDirectory: stateDirectory)
-        return [("pending", store.pending), ("delivered", store.delivered), ("rejected", store.rejected)].flatMap {
+        let folders = [
+            ("pending", store.pending), ("delivered", store.delivered), ("rejected", store.rejected),
+            ("withheld", store.withheld),
+        ]
+        return folders.flatMap {
             folder in ReportStore.reports(in: folder.1).map { (status: folder.0, path: $0) }
         }
     }

@@ -39,7 +39,7 @@ struct ArgumentParsingTests {
         #expect(try parse(["stats", "/s"], as: StatsCommand.self).stateDirectory.directory == "/s")
         let upload = try parse(["upload", "--url", "http://127.0.0.1:1/api/reports", "/s"], as: UploadCommand.self)
         #expect(
-            upload.url == "http://127.0.0.1:1/api/reports" && upload.dsn == nil
+            upload.delivery.url == "http://127.0.0.1:1/api/reports" && upload.delivery.dsn == nil
                 && upload.stateDirectory.directory == "/s")
         let export = try parse(["export", "--format", "sentry-envelope", "--dir", "/s", "abc"], as: ExportCommand.self)
         #expect(export.format == .sentryEnvelope && export.target.directory == "/s" && export.target.report == "abc")

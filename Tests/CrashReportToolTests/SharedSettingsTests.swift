@@ -16,6 +16,11 @@ struct SharedSettingsTests {
             ("CRASH_REPORTER_URL", "ftp://127.0.0.1/api/reports"),
             ("SENTRY_DSN", "https://sentry.example/7"),
             ("CRASH_REPORTER_DISABLED", "perhaps"),
+            ("CRASH_REPORTER_CAP_COUNT", "-1"),
+            ("CRASH_REPORTER_CAP_WINDOW_SECONDS", "an hour"),
+            ("CRASH_REPORTER_MAX_PENDING_REPORTS", "1e3"),
+            ("CRASH_REPORTER_MAX_PENDING_BYTES", "50M"),
+            ("CRASH_REPORTER_KEEP_DAYS", "-3"),
         ])
     func sameRefusal(name: String, value: String) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shared-\(UUID().uuidString)")

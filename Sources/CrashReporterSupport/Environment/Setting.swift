@@ -50,6 +50,14 @@ package enum Setting {
         return value
     }
 
+    /// A whole number of 0 or more, in decimal digits (a count where 0 turns something off).
+    package static func count(_ raw: String?, name: String) throws(SettingError) -> Int? {
+        guard let text = text(raw) else { return nil }
+        guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let value = Int(text)
+        else { throw SettingError(name: name, value: text, rule: "be a whole number, 0 or more") }
+        return value
+    }
+
     /// `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off`, in any case.
     package static func boolean(_ raw: String?, name: String) throws(SettingError) -> Bool? {
         guard let text = text(raw) else { return nil }

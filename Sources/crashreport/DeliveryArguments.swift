@@ -1,0 +1,113 @@
+import ArgumentParser
+import CrashReportDelivery
+import CrashReporterSupport
+import CrashSymbolication
+
+/// Where and how `upload` and `watch` deliver: `--url`/`--dsn` and the crash-loop cap and
+/// retention bounds, each standing in for its environment variable (docs/crash-loops.md).
+struct DeliveryArguments: ParsableArguments {
+    @Option(help: ArgumentHelp("Plain HTTP endpoint (default: CRASH_REPORTER_URL).", valueName: "url"))
+    var url: String?
+
+    @Option(help: ArgumentHelp("Sentry DSN (default: SENTRY_DSN).", valueName: "dsn"))
+    var dsn: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Full reports of one signature sent per window, 0 for no cap (default: CRASH_REPORTER_CAP_COUNT, else 5).",
+            valueName: "n"))
+    var capCount: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "The cap's window in seconds (default: CRASH_REPORTER_CAP_WINDOW_SECONDS, else 3600).",
+            valueName: "seconds"))
+    var capWindow: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "Unsent reports kept in pending/ and in withheld/ each, 0 for no bound (default: "
+                + "CRASH_REPORTER_MAX_PENDING_REPORTS, else 100).", valueName: "n"))
+    var maxPendingReports: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Their bytes in each folder, 0 for no bound (default: CRASH_REPORTER_MAX_PENDING_BYTES, else 52428800).",
+            valueName: "bytes"))
+    var maxPendingBytes: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Days delivered/, rejected/ and withheld/ keep a report, 0 for no bound (default: "
+                + "CRASH_REPORTER_KEEP_DAYS, else 30).", valueName: "days"))
+    var keepDays: Double?
+
+    func validate() throws {
+        if url != nil && dsn != nil { throw ValidationError("give --url or --dsn, not both") }
+    }
+
+    /// The delivery settings, read as the service reads them (`DeliveryConfiguration`), with
+    /// `--dsn` or `--url` standing in for both `SENTRY_DSN` and `CRASH_REPORTER_URL`: what the
+    /// command line names is where this run delivers.
+    func configuration(environment: [String: String]) throws(ToolFailure) -> DeliveryConfiguration {
+        let givenOnCommandLine = dsn != nil || url != nil
+        do {
+            return try DeliveryConfiguration(
+                environment: environment,
+                sentryDSN: givenOnCommandLine ? .init(dsn, name: "--dsn") : nil,
+                uploadURL: givenOnCommandLine ? .init(url, name: "--url") : nil,
+                limits: DeliveryLimits.Given(
+                    capCount: .init(capCount, name: "--cap-count"), capWindow: .init(capWindow, name: "--cap-window"),
+                    maxPendingReports: .init(maxPendingReports, name: "--max-pending-reports"),
+                    maxPendingBytes: .init(maxPendingBytes, name: "--max-pending-bytes"),
+                    keepDays: .init(keepDays, name: "--keep-days")))
+        } catch {
+            throw ToolFailure(description: error.description)
+        }
+    }
+
+    /// The deliverer for `directory`, with the service's rules, the stored opt-out and the
+    /// operators' override.
+    func deliverer(directory: String, environment: [String: String]) throws(ToolFailure) -> Deliverer {
+        let configuration = try configuration(environment: environment)
+        guard
+            let transport = configuration.makeTransport(
+                release: DeliveryConfiguration.release(environment: environment),
+                environment: DeliveryConfiguration.sentryEnvironment(environment: environment))
+        else {
+            throw ToolFailure(
+                description: "nowhere to upload: give --url URL or --dsn DSN (or set CRASH_REPORTER_URL or SENTRY_DSN)")
+        }
+        var deliverer = Deliverer(
+            store: ReportStore(stateDirectory: directory),
+            transport: transport,
+            policy: configuration.policy,
+            symbolicate: { Symbolicator().symbolicate($0) },
+            // The service's stored opt-out, and the operators' override, apply here too.
+            isAllowed: { CrashReportingChoice.isEnabled(stateDirectory: directory, environment: environment) })
+        deliverer.limits = configuration.limits
+        return deliverer
+    }
+}
+
+extension DeliverySummary {
+    /// What a pass did, one line, then a line for each report kept, rejected or summarised.
+    func write(to output: inout some TextOutputStream, store: ReportStore) {
+        var line =
+            "Delivered \(delivered.count), rejected \(rejected.count), kept for retry \(retrying.count)"
+        if !withheld.isEmpty { line += ", withheld \(withheld.count) (crash loop)" }
+        if !summaries.isEmpty { line += ", summaries \(summaries.count)" }
+        if pruned > 0 { line += ", removed \(pruned) unsent (retention)" }
+        if deleted > 0 { line += ", deleted \(deleted) (crash reporting is opted out)" }
+        output.write(line + ".\n")
+        for (id, at) in retrying.sorted(by: { $0.value < $1.value }) {
+            output.write("  \(id): next attempt \(Timestamp(seconds: at).iso8601)\n")
+        }
+        for id in rejected {
+            output.write("  \(id): rejected: \(store.rejection(id: id)?.reason ?? "rejected")\n")
+        }
+        for (id, count) in summaries.sorted(by: { $0.key < $1.key }) {
+            output.write("  \(id): summary of \(count) withheld report(s)\n")
+        }
+    }
+}
