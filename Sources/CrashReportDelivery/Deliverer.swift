@@ -44,6 +44,8 @@ package struct Deliverer: Sendable {
         }
         defer { withExtendedLifetime(lock) {} }
         var summary = DeliverySummary()
+        // What a crash handler could not finish is never sent: set aside with why.
+        summary.rejected += store.setAsideIncomplete(now: now())
         var pausedUntil: Timestamp?
         for path in store.pendingReports() {
             if stop() { break }
