@@ -8,19 +8,18 @@
 #include <errno.h>
 #include <unistd.h>
 
-static _Atomic int g_inject_fault;
+_Atomic int scr_g_injected_fault;
 static _Atomic int g_thread_fault_done;
 static _Atomic int g_write_error;       // 0: writes are real
 static _Atomic uint64_t g_write_budget; // bytes still written before the error
 
 // Async-signal-safe.
-void scr_debug_inject_fault(int where) { atomic_store(&g_inject_fault, where); }
+void scr_debug_inject_fault(int where) { atomic_store(&scr_g_injected_fault, where); }
 
-// Async-signal-safe by intent: it faults on purpose (a store to an unmapped page) when `where`
-// was asked for. SCR_FAULT_IN_THREAD faults in one thread only, the first to get here. A relaxed
-// load when nothing was asked for: the breadcrumb ring calls it on every record.
-void scr_fault_if_injected(int where) {
-    if (__builtin_expect(atomic_load_explicit(&g_inject_fault, memory_order_relaxed) != where, 1)) return;
+// Async-signal-safe by intent: it faults on purpose (a store to an unmapped page); called by
+// scr_fault_if_injected (internal.h) when `where` was asked for. SCR_FAULT_IN_THREAD faults in
+// one thread only, the first to get here.
+void scr_fault_now(int where) {
     if (where == SCR_FAULT_IN_THREAD && atomic_exchange(&g_thread_fault_done, 1) != 0) return;
     *(volatile int *)(uintptr_t)16 = 1;
 }

@@ -229,8 +229,17 @@ SCR_HIDDEN bool scr_capture_enabled(void);
 
 // ---- the test hook (fault_injection.c) -----------------------------------------------------
 enum { SCR_FAULT_IN_UNWIND = 1, SCR_FAULT_IN_REPORT = 2, SCR_FAULT_IN_THREAD = 3, SCR_FAULT_IN_RECORD = 4 };
-// Faults on purpose when scr_debug_inject_fault asked for `where`.
-SCR_HIDDEN void scr_fault_if_injected(int where);
+// Where scr_debug_inject_fault asked for a fault, 0 for none.
+SCR_HIDDEN extern _Atomic int scr_g_injected_fault;
+// Faults on purpose (a store to an unmapped page); SCR_FAULT_IN_THREAD in one thread only.
+SCR_HIDDEN void scr_fault_now(int where);
+// Async-signal-safe. Faults on purpose when scr_debug_inject_fault asked for `where`: inline, one
+// relaxed load when nothing was asked for (the breadcrumb recorder calls it on every record).
+static inline void scr_fault_if_injected(int where) {
+    if (__builtin_expect(atomic_load_explicit(&scr_g_injected_fault, memory_order_relaxed) == where, 0)) {
+        scr_fault_now(where);
+    }
+}
 // write(2) for the report file, or the error scr_debug_inject_write_fault asked for.
 SCR_HIDDEN ssize_t scr_report_file_write(int fd, const void *bytes, size_t n);
 

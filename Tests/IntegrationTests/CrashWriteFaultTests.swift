@@ -171,7 +171,7 @@ struct CrashWriteFaultTests {
         #expect(crashed.stdout.contains("then errno \(EMFILE)"), "the table was full: \(crashed.stdout)")
         try #require(sandbox.reports.count == 1)
         let report = try ReportFile(sandbox.reports[0])
-        #expect(report.thread(named: "crash-monitor") != nil, "the other threads were listed too")
+        #expect(report.thread(named: "crash-monitor") != nil, "the other threads were listed too: \(report.threads)")
 
         let next = try await nextLaunch(sandbox) { try await sandbox.run(["run"], environment: $0) }
         #expect(next.result.exitCode == 0)
