@@ -7,12 +7,17 @@ import Testing
 /// What a crash handler could not finish is set aside in `rejected/` with why, never sent.
 @Suite("Incomplete reports")
 struct IncompleteReportTests {
-    @Test("a failed write and a stale .crash.tmp are set aside with their reasons; the rest stays")
-    func setAside() throws {
+    func makeStore() throws -> ReportStore {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("incomplete-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
         let store = ReportStore(stateDirectory: dir.path)
         try FileManager.default.createDirectory(atPath: store.pending, withIntermediateDirectories: true)
+        return store
+    }
+
+    @Test("a failed write and a stale .crash.tmp are set aside with their reasons; the rest stays")
+    func setAside() throws {
+        let store = try makeStore()
+        defer { try? FileManager.default.removeItem(atPath: store.stateDirectory) }
         let files = [
             "full.crash.failed-28", "eio.crash.failed-5", "zlib.crash.failed-0", "old.crash.tmp", "young.crash.tmp",
             "whole.crash",
@@ -38,10 +43,8 @@ struct IncompleteReportTests {
 
     @Test("opting out deletes failed reports too")
     func optOut() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("incomplete-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let store = ReportStore(stateDirectory: dir.path)
-        try FileManager.default.createDirectory(atPath: store.pending, withIntermediateDirectories: true)
+        let store = try makeStore()
+        defer { try? FileManager.default.removeItem(atPath: store.stateDirectory) }
         try Data([1]).write(to: URL(fileURLWithPath: store.pending + "/a.crash.failed-28"))
         store.deletePending()
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.pending).isEmpty)

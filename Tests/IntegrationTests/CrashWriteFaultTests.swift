@@ -48,6 +48,14 @@ struct CrashWriteFaultTests {
         return (String(names[0].prefix { $0 != "." }), size)
     }
 
+    /// Checks that the next launch delivers `report`, whole, and sets nothing aside.
+    func expectNextLaunchDelivers(_ report: ReportFile, _ sandbox: CrashSandbox) async throws {
+        let next = try await nextLaunch(sandbox) { try await sandbox.run(["run"], environment: $0) }
+        #expect(next.result.exitCode == 0, "\(next.result.stderr)")
+        #expect(next.delivered == [report.json["report_id"] as? String ?? ""])
+        #expect(sandbox.names(in: "rejected").isEmpty)
+    }
+
     /// Checks that `id` was set aside in `rejected/` with a reason holding `reason`.
     func expectSetAside(_ state: String, id: String, reason: String, bytes: Int) throws {
         let rejected = state + "/rejected"
@@ -154,10 +162,7 @@ struct CrashWriteFaultTests {
         let mode = try FileManager.default.attributesOfItem(atPath: sandbox.state.path)[.posixPermissions] as? Int
         #expect(mode == 0o700)
 
-        let next = try await nextLaunch(sandbox) { try await sandbox.run(["run"], environment: $0) }
-        #expect(next.result.exitCode == 0)
-        #expect(next.delivered == [report.json["report_id"] as? String ?? ""])
-        #expect(sandbox.names(in: "rejected").isEmpty)
+        try await expectNextLaunchDelivers(report, sandbox)
     }
 
     @Test("the descriptor table full at the crash: the spare descriptor makes room for the report")
@@ -173,9 +178,7 @@ struct CrashWriteFaultTests {
         let report = try ReportFile(sandbox.reports[0])
         #expect(report.thread(named: "crash-monitor") != nil, "the other threads were listed too: \(report.threads)")
 
-        let next = try await nextLaunch(sandbox) { try await sandbox.run(["run"], environment: $0) }
-        #expect(next.result.exitCode == 0)
-        #expect(next.delivered == [report.json["report_id"] as? String ?? ""])
+        try await expectNextLaunchDelivers(report, sandbox)
     }
 
     @Test("a crash while other threads write breadcrumbs: every breadcrumb in the report is whole")
@@ -199,9 +202,7 @@ struct CrashWriteFaultTests {
             #expect(crumb["message"] as? String == expected, "a torn breadcrumb was written: \(crumb)")
         }
 
-        let next = try await nextLaunch(sandbox) { try await sandbox.run(["run"], environment: $0) }
-        #expect(next.result.exitCode == 0)
-        #expect(next.delivered == [report.json["report_id"] as? String ?? ""])
+        try await expectNextLaunchDelivers(report, sandbox)
     }
 
     @Test("a crash inside a breadcrumb's record: the half-written breadcrumb is left out as torn")
@@ -216,8 +217,6 @@ struct CrashWriteFaultTests {
         #expect(ring["torn"] as? Int == 1, "the breadcrumb being recorded")
         #expect(report.breadcrumbs.isEmpty, "the crash came at the first record: \(report.breadcrumbs)")
 
-        let next = try await nextLaunch(sandbox) { try await sandbox.run(["run"], environment: $0) }
-        #expect(next.result.exitCode == 0)
-        #expect(next.delivered == [report.json["report_id"] as? String ?? ""])
+        try await expectNextLaunchDelivers(report, sandbox)
     }
 }

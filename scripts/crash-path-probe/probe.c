@@ -54,10 +54,12 @@ static int (*g_writer)(void);
 static _Atomic(mutex_fn) g_mutex_lock, g_mutex_trylock;
 static _Atomic(rwlock_fn) g_rd, g_wr, g_tryrd, g_trywr;
 
+// Async-signal-safe (pure computation).
 static void put_text(char *line, size_t *n, size_t cap, const char *text) {
     while (*text != '\0' && *n < cap) line[(*n)++] = *text++;
 }
 
+// Async-signal-safe (pure computation).
 static void put_number(char *line, size_t *n, size_t cap, uint64_t v, unsigned base) {
     char digits[24];
     size_t d = 0;
@@ -68,7 +70,8 @@ static void put_number(char *line, size_t *n, size_t cap, uint64_t v, unsigned b
     while (d > 0 && *n < cap) line[(*n)++] = digits[--d];
 }
 
-// Where the calling thread is on the crash path, NULL when it is not.
+// Async-signal-safe (raw system calls and the reporter's async-signal-safe hook). Where the
+// calling thread is on the crash path, NULL when it is not.
 static const char *crash_path(void) {
     stack_t ss;
     if (syscall(SYS_sigaltstack, NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK)) return "altstack";
@@ -80,6 +83,7 @@ static const char *crash_path(void) {
     return NULL;
 }
 
+// Async-signal-safe (write(2)). Logs the call if the thread is on the crash path.
 static void check(const char *function, void *caller) {
     if (g_log < 0) return;
     int saved = errno;
@@ -102,15 +106,18 @@ static void check(const char *function, void *caller) {
     errno = saved;
 }
 
+// Not async-signal-safe (dlsym): the constructor's, or a lock taken before it ran.
 static void *next(const char *name) { return dlsym(RTLD_NEXT, name); }
 
+// Not async-signal-safe (a dl_iterate_phdr callback, from the constructor).
 static int main_program_bias(struct dl_phdr_info *info, size_t size, void *out) {
     (void)size;
     *(uintptr_t *)out = (uintptr_t)info->dlpi_addr; // the first object is the executable
     return 1;
 }
 
-// The address of the function `name` in the running executable, from its symbol table; NULL
+// Not async-signal-safe (mmap, dl_iterate_phdr); the constructor's. The address of the
+// function `name` in the running executable, from its symbol table; NULL
 // when the executable has no such symbol (or no symbol table).
 static void *executable_symbol(const char *name) {
     int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
@@ -152,6 +159,7 @@ static void *executable_symbol(const char *name) {
     return found;
 }
 
+// Not async-signal-safe; runs once as the library is loaded.
 __attribute__((constructor)) static void probe_init(void) {
     atomic_store(&g_mutex_lock, (mutex_fn)next("pthread_mutex_lock"));
     atomic_store(&g_mutex_trylock, (mutex_fn)next("pthread_mutex_trylock"));
@@ -169,6 +177,8 @@ __attribute__((constructor)) static void probe_init(void) {
     (void)ignored;
 }
 
+// The interposed functions below are as safe as the ones they forward to (check() adds nothing
+// unsafe): the point is to see them called where they must not be.
 void *malloc(size_t size) {
     check("malloc", __builtin_return_address(0));
     return __libc_malloc(size);
@@ -213,32 +223,16 @@ int posix_memalign(void **out, size_t alignment, size_t size) {
 #define NEXT(slot, type, name) \
     (atomic_load(&slot) != NULL ? atomic_load(&slot) : (atomic_store(&slot, (type)next(name)), atomic_load(&slot)))
 
-int pthread_mutex_lock(pthread_mutex_t *m) {
-    check("pthread_mutex_lock", __builtin_return_address(0));
-    return NEXT(g_mutex_lock, mutex_fn, "pthread_mutex_lock")(m);
-}
+// One interposed lock function: checks, then forwards.
+#define LOCK_FUNCTION(name, type, slot, fn_type)                      \
+    int name(type *lock) {                                            \
+        check(#name, __builtin_return_address(0));                    \
+        return NEXT(slot, fn_type, #name)(lock);                      \
+    }
 
-int pthread_mutex_trylock(pthread_mutex_t *m) {
-    check("pthread_mutex_trylock", __builtin_return_address(0));
-    return NEXT(g_mutex_trylock, mutex_fn, "pthread_mutex_trylock")(m);
-}
-
-int pthread_rwlock_rdlock(pthread_rwlock_t *l) {
-    check("pthread_rwlock_rdlock", __builtin_return_address(0));
-    return NEXT(g_rd, rwlock_fn, "pthread_rwlock_rdlock")(l);
-}
-
-int pthread_rwlock_wrlock(pthread_rwlock_t *l) {
-    check("pthread_rwlock_wrlock", __builtin_return_address(0));
-    return NEXT(g_wr, rwlock_fn, "pthread_rwlock_wrlock")(l);
-}
-
-int pthread_rwlock_tryrdlock(pthread_rwlock_t *l) {
-    check("pthread_rwlock_tryrdlock", __builtin_return_address(0));
-    return NEXT(g_tryrd, rwlock_fn, "pthread_rwlock_tryrdlock")(l);
-}
-
-int pthread_rwlock_trywrlock(pthread_rwlock_t *l) {
-    check("pthread_rwlock_trywrlock", __builtin_return_address(0));
-    return NEXT(g_trywr, rwlock_fn, "pthread_rwlock_trywrlock")(l);
-}
+LOCK_FUNCTION(pthread_mutex_lock, pthread_mutex_t, g_mutex_lock, mutex_fn)
+LOCK_FUNCTION(pthread_mutex_trylock, pthread_mutex_t, g_mutex_trylock, mutex_fn)
+LOCK_FUNCTION(pthread_rwlock_rdlock, pthread_rwlock_t, g_rd, rwlock_fn)
+LOCK_FUNCTION(pthread_rwlock_wrlock, pthread_rwlock_t, g_wr, rwlock_fn)
+LOCK_FUNCTION(pthread_rwlock_tryrdlock, pthread_rwlock_t, g_tryrd, rwlock_fn)
+LOCK_FUNCTION(pthread_rwlock_trywrlock, pthread_rwlock_t, g_trywr, rwlock_fn)
