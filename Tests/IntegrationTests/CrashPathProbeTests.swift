@@ -54,7 +54,22 @@ struct CrashPathProbeTests {
         #expect(writer.violations.first?.hasPrefix("violation malloc on=writer") == true)
     }
 
-    @Test("no allocation and no lock while a crash is reported", arguments: CrashExpectation.all)
+    /// Every kind of `crash-test`: the crash kind tests' list, and the one a test of its own covers there.
+    static let kinds =
+        CrashExpectation.all + [
+            CrashExpectation(
+                kind: "early-thread-stack-overflow", signal: SIGSEGV, codeName: "SEGV_ACCERR",
+                function: "recurseUntilOverflow", mainThread: false, threadName: "early-loop")
+        ]
+
+    @Test("the crash kinds probed are every kind crash-test knows")
+    func everyKind() async throws {
+        let listed = try await ChildProcess.run([binary.path, "kinds"], environment: ["PATH": "/usr/bin:/bin"])
+        let known = Set(listed.stdout.split(separator: "\n").map(String.init))
+        #expect(!known.isEmpty && known == Set(Self.kinds.map(\.kind)))
+    }
+
+    @Test("no allocation and no lock while a crash is reported", arguments: Self.kinds)
     func crashKind(_ expectation: CrashExpectation) async throws {
         for build in Binaries.crashTestBuilds {
             let (result, log, reports) = try await probed(
