@@ -394,7 +394,7 @@ static int open_report_file(void) {
     return open(g_report.tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 }
 
-// Async-signal-safe: writes "failed-<error>" after `out` (at most 24 bytes).
+// Async-signal-safe: writes ".crash.failed-<error>" into `out`.
 static void append_failed_suffix(char *out, size_t cap, int error) {
     size_t n = scr_strlcpy(out, ".crash.failed-", cap);
     char digits[12];
@@ -432,12 +432,13 @@ int scr_report_write(scr_report_request *request) {
     atomic_store(&g_report.writer, self);
     char name[17] = {0}; // the crashing thread's, for `crash.thread` and `threads[0]`
     if (crash) {
-        // The process is ending: the spare descriptor makes room for the task listing and the
-        // report when the descriptor table is full.
-        release_spare_fd();
         prctl(PR_GET_NAME, name, 0, 0, 0);
         scr_registers_save(request->ucontext, &g_report.registers);
         unwind_crashed_thread(request->ucontext);
+        // The process is ending: the spare descriptor makes room for the task listing and the
+        // report when the descriptor table is full (freed only now, to leave other threads the
+        // least time to take it).
+        release_spare_fd();
     }
     // The other threads capture themselves (on the other cores) while this one opens the file
     // and writes the first parts; for a crash they then wait until the end.
