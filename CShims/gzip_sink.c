@@ -28,6 +28,7 @@ static struct {
     z_stream stream;
     int fd;
     bool write_failed;
+    int write_errno; // why the write failed (0: it did not, or zlib failed)
 } g_gzip;
 
 // Async-signal-safe: a bump allocator over reserved memory.
@@ -62,13 +63,15 @@ int scr_gzip_reserve(void) {
 // Async-signal-safe.
 size_t scr_gzip_reserved_bytes(void) { return g_gzip.mapped; }
 
-// Async-signal-safe (write(2) only). A full disk marks the sink failed; nothing is retried.
+// Async-signal-safe (write(2) only). A full disk marks the sink failed and keeps its errno;
+// nothing is retried.
 static void write_all(const unsigned char *p, size_t n) {
     while (n > 0 && !g_gzip.write_failed) {
-        ssize_t r = write(g_gzip.fd, p, n);
-        if (r < 0) {
-            if (errno == EINTR) continue;
+        ssize_t r = scr_report_file_write(g_gzip.fd, p, n);
+        if (r <= 0) {
+            if (r < 0 && errno == EINTR) continue;
             g_gzip.write_failed = true;
+            g_gzip.write_errno = r < 0 ? errno : ENOSPC; // a write of 0 bytes: no room
             return;
         }
         p += r;
@@ -105,6 +108,7 @@ int scr_gzip_begin(int fd, scr_writer *w, int level) {
     g_gzip.arena_used = 0;
     g_gzip.fd = fd;
     g_gzip.write_failed = false;
+    g_gzip.write_errno = 0;
     memset(&g_gzip.stream, 0, sizeof g_gzip.stream);
     g_gzip.stream.zalloc = arena_alloc;
     g_gzip.stream.zfree = arena_free;
@@ -117,9 +121,10 @@ int scr_gzip_begin(int fd, scr_writer *w, int level) {
 }
 
 // Async-signal-safe. Flushes the rest, writes the gzip trailer. Returns 0 if every byte
-// reached the file.
+// reached the file, else the errno of the write that failed, or -1 when zlib failed.
 int scr_gzip_finish(scr_writer *w) {
     int r = w->failed ? -1 : pump(w, Z_FINISH);
     deflateEnd(&g_gzip.stream);
+    if (r != 0 && g_gzip.write_errno != 0) return g_gzip.write_errno;
     return r;
 }

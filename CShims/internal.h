@@ -123,6 +123,7 @@ SCR_HIDDEN size_t scr_gzip_reserved_bytes(void);
 // Starts a gzip stream to `fd`; returns a writer whose drain compresses into the file.
 // `level`: zlib's compression level (6 makes the smallest small reports, 1 is about twice as fast).
 SCR_HIDDEN int scr_gzip_begin(int fd, scr_writer *w, int level);
+// 0 when every byte reached the file, else the errno of the failed write, or -1 (zlib).
 SCR_HIDDEN int scr_gzip_finish(scr_writer *w);
 
 // ---- alternate stacks (altstack.c) ------------------------------------------------------
@@ -227,9 +228,20 @@ SCR_HIDDEN const char *scr_report_safe_thread_name(const char *name);
 SCR_HIDDEN bool scr_capture_enabled(void);
 
 // ---- the test hook (fault_injection.c) -----------------------------------------------------
-enum { SCR_FAULT_IN_UNWIND = 1, SCR_FAULT_IN_REPORT = 2, SCR_FAULT_IN_THREAD = 3 };
-// Faults on purpose when scr_debug_inject_fault asked for `where`.
-SCR_HIDDEN void scr_fault_if_injected(int where);
+enum { SCR_FAULT_IN_UNWIND = 1, SCR_FAULT_IN_REPORT = 2, SCR_FAULT_IN_THREAD = 3, SCR_FAULT_IN_RECORD = 4 };
+// Where scr_debug_inject_fault asked for a fault, 0 for none.
+SCR_HIDDEN extern _Atomic int scr_g_injected_fault;
+// Faults on purpose (a store to an unmapped page); SCR_FAULT_IN_THREAD in one thread only.
+SCR_HIDDEN void scr_fault_now(int where);
+// Async-signal-safe. Faults on purpose when scr_debug_inject_fault asked for `where`: inline, one
+// relaxed load when nothing was asked for (the breadcrumb recorder calls it on every record).
+static inline void scr_fault_if_injected(int where) {
+    if (__builtin_expect(atomic_load_explicit(&scr_g_injected_fault, memory_order_relaxed) == where, 0)) {
+        scr_fault_now(where);
+    }
+}
+// write(2) for the report file, or the error scr_debug_inject_write_fault asked for.
+SCR_HIDDEN ssize_t scr_report_file_write(int fd, const void *bytes, size_t n);
 
 // ---- the fault guard (guard.c) -----------------------------------------------------------
 // Runs `fn(arg)`; if it faults (SIGSEGV/SIGBUS while reading memory it should not),

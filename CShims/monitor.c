@@ -140,6 +140,9 @@ int scr_monitor_start(const scr_config *config) {
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
     pthread_attr_destroy(&attr);
     if (r != 0) return SCR_ERR_NO_MEMORY;
+    // Named from here too: a crash right after install may come before the thread's own prctl,
+    // and its report would show it under the process's name.
+    pthread_setname_np(thread, "crash-monitor");
     atomic_store(&g_monitor.running, 1);
 
     int sig = config->snapshot_signal;

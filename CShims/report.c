@@ -7,12 +7,20 @@
 // One report at a time. The writer claims `busy` first. A crash that finds a snapshot being
 // written waits for it (bounded: a snapshot takes milliseconds); a snapshot that finds
 // anything being written is dropped, since the process is then busy dying or coalesced.
+//
+// Faults while writing (docs/signal-safety.md, "Faults while writing"). A write that fails (a full
+// disk, an I/O error) stops the report; what was written is kept as `<id>.crash.failed-<errno>`
+// for the next launch to set aside with its reason. A state directory removed while the service
+// ran is made again. A crash finds one descriptor kept free for it (the spare), even when the
+// descriptor table is full.
 #include "internal.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h> // for rename(2) only: no stdio stream is ever used here
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -31,8 +39,13 @@ extern _Atomic(const char *) *swift_getFatalErrorMessageBuffer(void) __attribute
 
 static struct {
     char pending_dir[SCR_DIR_MAX];
+    char state_dir[SCR_DIR_MAX]; // pending_dir's parent, made again if it was removed
     char tmp_path[SCR_DIR_MAX + 64];
     char final_path[SCR_DIR_MAX + 64];
+    int spare_fd;                // a descriptor kept for the crash's report (a full table)
+    dev_t spare_dev;             // what spare_fd is, to check it is still ours before closing it
+    ino_t spare_ino;
+    _Atomic pid_t writer;        // the thread inside scr_report_write, 0 when none (a test hook)
     char app_name[SCR_FIELD_MAX], app_version[SCR_FIELD_MAX], app_build[SCR_FIELD_MAX], app_env[SCR_FIELD_MAX];
     char os_name[65], os_release[65], os_machine[65], os_distribution[SCR_FIELD_MAX];
     uint64_t process_start_boot_ms;
@@ -95,10 +108,30 @@ static uint64_t process_start_ms(void) {
     return hz > 0 ? (uint64_t)(ticks * 1000ull / (unsigned long long)hz) : scr_now_boottime_ms();
 }
 
+// Not async-signal-safe by intent (called at install), though it only opens and stats. Keeps one
+// descriptor open on /dev/null so that a crash with the descriptor table full still has one for
+// its report: the handler closes it first (release_spare_fd).
+static void reserve_spare_fd(void) {
+    g_report.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (g_report.spare_fd >= 0 && fstat(g_report.spare_fd, &st) == 0) {
+        g_report.spare_dev = st.st_dev;
+        g_report.spare_ino = st.st_ino;
+    } else if (g_report.spare_fd >= 0) {
+        close(g_report.spare_fd);
+        g_report.spare_fd = -1;
+    }
+}
+
 // Not async-signal-safe; called once at install.
 int scr_report_prepare(const scr_config *config) {
     if (strlen(config->pending_dir) >= SCR_DIR_MAX) return SCR_ERR_PATH_TOO_LONG;
     scr_strlcpy(g_report.pending_dir, config->pending_dir, sizeof g_report.pending_dir);
+    scr_strlcpy(g_report.state_dir, config->pending_dir, sizeof g_report.state_dir);
+    char *slash = strrchr(g_report.state_dir, '/');
+    if (slash != NULL && slash != g_report.state_dir) *slash = '\0';
+    else g_report.state_dir[0] = '\0'; // pending_dir is a top-level directory: nothing above it to make
+    reserve_spare_fd();
     scr_strlcpy(g_report.app_name, config->app_name, sizeof g_report.app_name);
     scr_strlcpy(g_report.app_version, config->app_version, sizeof g_report.app_version);
     scr_strlcpy(g_report.app_build, config->app_build, sizeof g_report.app_build);
@@ -341,17 +374,71 @@ static bool claim_writer(bool crash) {
     }
 }
 
+// Async-signal-safe (fstat, close). Frees the spare descriptor for the crash's own files, if it
+// is still the one reserved (a service that closed every descriptor may have reused its number).
+static void release_spare_fd(void) {
+    int fd = g_report.spare_fd;
+    if (fd < 0) return;
+    g_report.spare_fd = -1;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && st.st_dev == g_report.spare_dev && st.st_ino == g_report.spare_ino) close(fd);
+}
+
+// Async-signal-safe (open, mkdir). Creates the report's temporary file. When the state directory
+// was removed while the service ran, makes it again (mode 0700, as start() does) and retries.
+static int open_report_file(void) {
+    int fd = open(g_report.tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0 || errno != ENOENT) return fd;
+    if (g_report.state_dir[0] != '\0') (void)mkdir(g_report.state_dir, 0700);
+    (void)mkdir(g_report.pending_dir, 0700);
+    return open(g_report.tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+}
+
+// Async-signal-safe: writes ".crash.failed-<error>" into `out`.
+static void append_failed_suffix(char *out, size_t cap, int error) {
+    size_t n = scr_strlcpy(out, ".crash.failed-", cap);
+    char digits[12];
+    size_t d = 0;
+    unsigned v = error > 0 ? (unsigned)error : 0;
+    do {
+        digits[d++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0 && d < sizeof digits);
+    while (d > 0 && n + 1 < cap) out[n++] = digits[--d];
+    out[n] = '\0';
+}
+
+// Async-signal-safe (rename). A report that could not be written whole is kept beside the others
+// as `<id>.crash.failed-<errno>` (0: not a write error), so that the next launch sets it aside with
+// the reason (ReportStore) instead of losing all trace of the crash; left as `.crash.tmp` if even
+// the rename fails.
+static void keep_failed(const char *id, int error) {
+    char suffix[32];
+    append_failed_suffix(suffix, sizeof suffix, error);
+    make_path(g_report.final_path, sizeof g_report.final_path, id, suffix);
+    (void)rename(g_report.tmp_path, g_report.final_path);
+}
+
+// Async-signal-safe: the thread writing a report now, 0 when none. Exported for the tests' probe
+// (Tests/IntegrationTests/CrashPathProbeTests.swift), which counts what that thread calls.
+int scr_debug_report_writer(void) { return (int)atomic_load(&g_report.writer); }
+
 // Async-signal-safe: open, write, close, rename, unlink and the functions above.
 int scr_report_write(scr_report_request *request) {
     bool crash = request->ucontext != NULL;
     if (!claim_writer(crash)) return -2;
     int r = -1;
     pid_t self = scr_gettid();
+    atomic_store(&g_report.writer, self);
     char name[17] = {0}; // the crashing thread's, for `crash.thread` and `threads[0]`
     if (crash) {
         prctl(PR_GET_NAME, name, 0, 0, 0);
         scr_registers_save(request->ucontext, &g_report.registers);
         unwind_crashed_thread(request->ucontext);
+        // The process is ending: the spare descriptor makes room for the task listing and the
+        // report when the descriptor table is full (freed only now, to leave other threads the
+        // least time to take it).
+        release_spare_fd();
     }
     // The other threads capture themselves (on the other cores) while this one opens the file
     // and writes the first parts; for a crash they then wait until the end.
@@ -359,7 +446,7 @@ int scr_report_write(scr_report_request *request) {
     make_report_id(request->id);
     make_path(g_report.tmp_path, sizeof g_report.tmp_path, request->id, ".crash.tmp");
     make_path(g_report.final_path, sizeof g_report.final_path, request->id, ".crash");
-    int fd = open(g_report.tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int fd = open_report_file();
     if (fd < 0) goto done;
     scr_writer writer;
     scr_writer *w = &writer;
@@ -411,13 +498,15 @@ int scr_report_write(scr_report_request *request) {
     scr_json_object_end(w);
 
     r = scr_gzip_finish(w);
-    if (close(fd) != 0) r = -1;
-    if (r != 0 || rename(g_report.tmp_path, g_report.final_path) != 0) {
-        unlink(g_report.tmp_path); // a half-written report is worth less than the disk space
+    if (close(fd) != 0 && r == 0) r = errno;
+    if (r == 0 && rename(g_report.tmp_path, g_report.final_path) != 0) r = errno;
+    if (r != 0) {
+        keep_failed(request->id, r); // set aside with its reason by the next launch
         r = -1;
     }
 done:
     if (r != 0) scr_threads_wait(); // no report, but no slot left in use either (waiting twice is harmless)
+    atomic_store(&g_report.writer, 0);
     if (!crash) atomic_store(&g_report.busy, 0); // a crash keeps it: the process ends now
     return r;
 }

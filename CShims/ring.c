@@ -160,6 +160,7 @@ SCR_SEQLOCK_DATA static void fill_slot(scr_slot *slot, uint64_t timestamp_ms, ui
     size_t c = scr_utf8_cut(category, category == NULL ? 0 : category_len, SCR_CATEGORY_MAX);
     copy_racy(slot->category, category, c);
     slot->category_len = (uint8_t)c;
+    scr_fault_if_injected(SCR_FAULT_IN_RECORD); // a test's crash in the middle of a record
     size_t m = scr_utf8_cut(message, message == NULL ? 0 : message_len, SCR_MESSAGE_MAX);
     copy_racy(slot->message, message, m);
     slot->message_len = (uint8_t)m;

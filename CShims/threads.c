@@ -61,6 +61,42 @@ static struct {
     _Atomic int answered;             // threads done with their slot (the writer sleeps on it)
 } g_threads;
 
+// Stacks kept for threads that could not take theirs at install because their signals were
+// blocked: a thread still starting up has every signal blocked by pthread_create until its first
+// instruction, and under load that can outlast the look at 2 ms. The prepare signal stays pending
+// and arrives once the thread unblocks it; on_capture then takes the stack kept here. A thread
+// that blocks the signal for good never takes it (68 KiB each, at most SCR_LATE_STACKS).
+#define SCR_LATE_STACKS 64
+static struct {
+    _Atomic int count;
+    struct {
+        _Atomic pid_t tid;
+        _Atomic(void *) stack;
+    } entries[SCR_LATE_STACKS];
+} g_late;
+
+// Not async-signal-safe by intent (install only), though it uses atomics only. Keeps `stack`
+// for `tid`; false when the table is full.
+static bool keep_late_stack(pid_t tid, void *stack) {
+    int i = atomic_load(&g_late.count);
+    if (i >= SCR_LATE_STACKS) return false;
+    atomic_store(&g_late.entries[i].stack, stack);
+    atomic_store(&g_late.entries[i].tid, tid);
+    atomic_store(&g_late.count, i + 1);
+    return true;
+}
+
+// Async-signal-safe (atomics): a thread whose prepare signal came late takes the stack kept for it.
+static void adopt_late_stack(pid_t tid, void *ucontext) {
+    int count = atomic_load(&g_late.count);
+    for (int i = 0; i < count; i++) {
+        if (atomic_load(&g_late.entries[i].tid) != tid) continue;
+        void *stack = atomic_exchange(&g_late.entries[i].stack, NULL);
+        if (stack != NULL) (void)scr_altstack_adopt(stack, ucontext); // if it has one now, this stays mapped
+        return;
+    }
+}
+
 // Async-signal-safe (a raw system call). Sleeps while `*word` holds `value`, until a wake or
 // `deadline_ns` (CLOCK_MONOTONIC) at the latest.
 static void futex_wait_until(_Atomic int *word, int value, uint64_t deadline_ns) {
@@ -115,7 +151,9 @@ static void on_capture(int sig, siginfo_t *info, void *ucontext) {
         errno = saved_errno;
         return;
     }
-    scr_thread_slot *slot = slot_of(scr_gettid());
+    pid_t self = scr_gettid();
+    if (atomic_load_explicit(&g_late.count, memory_order_relaxed) > 0) adopt_late_stack(self, ucontext);
+    scr_thread_slot *slot = slot_of(self);
     int expected = SCR_SLOT_REQUESTED;
     if (slot == NULL || !atomic_compare_exchange_strong(&slot->state, &expected, SCR_SLOT_CAPTURING)) {
         errno = saved_errno; // a late signal, or not ours to answer
@@ -400,7 +438,10 @@ void scr_threads_prepare_existing(void) {
     for (int i = 0; i < count; i++) {
         scr_thread_slot *slot = &g_threads.slots[i];
         bool used = atomic_load_explicit(&slot->state, memory_order_acquire) == SCR_SLOT_DONE && slot->stack_used;
-        if (!used && slot->stack != NULL) scr_altstack_unmap(slot->stack);
+        bool late = slot->error != NULL && strcmp(slot->error, "signal_blocked") == 0;
+        if (!used && slot->stack != NULL && !(late && keep_late_stack(atomic_load(&slot->tid), slot->stack))) {
+            scr_altstack_unmap(slot->stack);
+        }
         slot->stack = NULL;
     }
     atomic_store(&g_threads.count, 0);

@@ -107,8 +107,18 @@ void scr_set_capture_enabled(int enabled);
 /// next report fault on purpose, 1 while unwinding (guarded: the report goes on without the
 /// stack), 2 while writing (unguarded: the process dies of the original signal), 3 in one other
 /// thread while it captures itself (it jumps back: that thread says `fault`, the report goes
-/// on). 0 is off. Async-signal-safe.
+/// on), 4 in the middle of the next breadcrumb's record (a crash there: the slot is torn and
+/// left out). 0 is off. Async-signal-safe.
 void scr_debug_inject_fault(int where);
+
+/// Test hook (CRASH_REPORTER_TEST_FAULT=eio-after:N, enospc-after:N): from now on the report
+/// file's writes let `after_bytes` bytes through (a short write at the end) and then fail with
+/// `error` (an errno value), as a disk failing in the middle of a report would. Async-signal-safe.
+void scr_debug_inject_write_fault(int error, uint64_t after_bytes);
+
+/// Test hook: the id of the thread writing a report (crash or snapshot) at this instant, 0 when
+/// none. The tests' probe of the crash path asks it (docs/signal-safety.md). Async-signal-safe.
+int scr_debug_report_writer(void);
 
 /// Whether `scr_install` succeeded in this process. Async-signal-safe.
 int scr_is_installed(void);

@@ -46,6 +46,8 @@ package struct Deliverer: Sendable {
         }
         defer { withExtendedLifetime(lock) {} }
         var summary = DeliverySummary()
+        // What a crash handler could not finish is never sent: set aside with why.
+        summary.rejected += store.setAsideIncomplete(now: now())
         // The cap counts a whole pass as one moment: a backlog is capped alike however long it takes.
         let passTime = now()
         var book = beginPass(&summary)

@@ -98,13 +98,16 @@ package struct ReportStore: Sendable {
         _ = try? FileSystem.remove(statePath(id: Self.id(of: path)))
     }
 
-    /// Moves a report to `rejected/` with the reason beside it.
-    package func markRejected(_ path: String, status: Int?, reason: String, now: Timestamp = .now()) throws {
-        let id = Self.id(of: path)
+    /// Moves a report to `rejected/<id>.crash` (`id`: the one its name carries unless given) with
+    /// the reason beside it.
+    package func markRejected(
+        _ path: String, id given: String? = nil, status: Int?, reason: String, now: Timestamp = .now()
+    ) throws {
+        let id = given ?? Self.id(of: path)
         try FileSystem.createDirectory(rejected)
         let note = RejectionNote(status: status, reason: reason, at: now)
         try FileSystem.writeAtomically(JSON.encode(note), to: rejected + "/\(id).reason")
-        try FileSystem.rename(path, to: rejected + "/" + Self.fileName(path))
+        try FileSystem.rename(path, to: rejected + "/\(id).crash")
         _ = try? FileSystem.remove(statePath(id: id))
     }
 
@@ -114,7 +117,9 @@ package struct ReportStore: Sendable {
         for path in Self.reports(in: withheld) { _ = try? FileSystem.remove(path) }
         let names = (try? FileSystem.contentsOfDirectory(pending)) ?? []
         for name in names
-        where name.hasSuffix(".crash") || name.hasSuffix(".delivery") || Self.isTemporary(name) {
+        where name.hasSuffix(".crash") || name.hasSuffix(".delivery") || Self.isTemporary(name)
+            || name.contains(Self.failedMarker)
+        {
             _ = try? FileSystem.remove(pending + "/" + name)
         }
     }

@@ -74,17 +74,13 @@ public enum CrashReporter {
                 notes.append(("crash reports cannot be kept: \(failure)", .error))
                 throw failure
             }
+            store.setAsideIncomplete()
             store.deleteStaleTemporaryFiles()
             // With a destination the delivery passes keep the bounds; without one, start does.
             if config.delivery.destination == nil { Retention.applyLocked(to: store, limits: config.delivery.limits) }
             try install(config)
             notes += chainedHandlerNotes()
-            switch environment["CRASH_REPORTER_TEST_FAULT"] {
-            case "unwind": scr_debug_inject_fault(1)
-            case "report": scr_debug_inject_fault(2)
-            case "thread": scr_debug_inject_fault(3)
-            default: break
-            }
+            TestFault.arm(environment["CRASH_REPORTER_TEST_FAULT"])
             TrackingSystem.setBreadcrumbSink(breadcrumbSink)
             scr_set_report_written_callback { CrashReporter.deliverWrittenReport() }
             notes += snapshotSignalNotes(config.snapshotSignal)

@@ -48,7 +48,9 @@ func serve(seconds: Double) -> Never {
         ?? 1000
     if let ms = Int(ProcessInfo.processInfo.environment["CRASH_TEST_SELF_QUIT_MS"] ?? ""), ms >= 0 {
         startThread(named: "self-quit") {
-            usleep(UInt32(ms) * 1000)
+            // To a deadline: a snapshot's capture signal interrupts a sleep (EINTR).
+            let end = ContinuousClock.now + .milliseconds(ms)
+            while ContinuousClock.now < end { usleep(1000) }
             kill(getpid(), SIGQUIT)
         }
     }

@@ -47,6 +47,9 @@ let usage = """
       CRASH_TEST_SNAPSHOT_REASON   serve: call CrashReporter.snapshot(reason:) with it after 200 ms
       CRASH_TEST_FAULT_TIME_FD     a descriptor to write CLOCK_MONOTONIC (ns) to just before
                                    crashing (the benchmark measures fault to waitpid)
+      CRASH_TEST_BREADCRUMB_THREADS crash: N threads record breadcrumbs without pause meanwhile
+      CRASH_TEST_WAIT_UNTIL_GONE   crash: wait until this path is gone first (30 s at most)
+      CRASH_TEST_FILL_DESCRIPTORS  crash: 1 fills the descriptor table first
     """
 
 let environment = ProcessInfo.processInfo.environment
@@ -211,5 +214,6 @@ guard let kind else {
     exit(0)
 }
 Breadcrumbs.record("crash.\(kind.rawValue)", category: "crash-test", level: .error)
+prepareFaultConditions()
 markFaultTime()
 kind.perform()

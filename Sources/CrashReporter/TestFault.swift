@@ -1,0 +1,27 @@
+import CCrashReporter
+import Glibc
+
+/// The test hook `CRASH_REPORTER_TEST_FAULT`: makes the next report meet a fault on purpose, so
+/// that the integration tests can show the crash path survives it (docs/signal-safety.md).
+enum TestFault {
+    /// `unwind`, `report`, `thread`, `record` (a fault at one of those places), or
+    /// `eio-after:N` / `enospc-after:N` (the report file's writes fail after N bytes). Anything
+    /// else arms nothing.
+    static func arm(_ value: String?) {
+        guard let value else { return }
+        switch value {
+        case "unwind": scr_debug_inject_fault(1)
+        case "report": scr_debug_inject_fault(2)
+        case "thread": scr_debug_inject_fault(3)
+        case "record": scr_debug_inject_fault(4)
+        default:
+            let parts = value.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, let bytes = UInt64(parts[1]) else { return }
+            switch parts[0] {
+            case "eio-after": scr_debug_inject_write_fault(EIO, bytes)
+            case "enospc-after": scr_debug_inject_write_fault(ENOSPC, bytes)
+            default: break
+            }
+        }
+    }
+}
