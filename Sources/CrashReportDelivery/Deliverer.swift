@@ -96,6 +96,8 @@ package struct Deliverer: Sendable {
                 summary.rejected.append(id)
             }
         }
+        // The runs' sessions ride the same pass, unless the server just failed or asked to wait.
+        if pausedUntil == nil, !stop(), isAllowed() { deliverSessions() }
         return summary
     }
 }

@@ -27,6 +27,10 @@ package struct HTTPEndpointTransport: ReportTransport {
                 "User-Agent": CrashReportVersion.userAgent,
             ],
             body: report.fileData, timeout: .seconds(timeout))
-        return DeliveryOutcome(sending: request, with: client)
+        return post(request)
+    }
+
+    func post(_ request: HTTPRequest) -> DeliveryOutcome {
+        DeliveryOutcome(sending: request, with: client)
     }
 }

@@ -102,7 +102,9 @@ package struct ReportStore: Sendable {
     package func deletePending() {
         let names = (try? FileSystem.contentsOfDirectory(pending)) ?? []
         for name in names
-        where name.hasSuffix(".crash") || name.hasSuffix(".delivery") || Self.isTemporary(name) {
+        where name.hasSuffix(".crash") || name.hasSuffix(".delivery") || name.hasSuffix(".session")
+            || Self.isTemporary(name)
+        {
             _ = try? FileSystem.remove(pending + "/" + name)
         }
     }
