@@ -119,6 +119,16 @@ int scr_report_prepare(const scr_config *config) {
 // Async-signal-safe.
 size_t scr_report_reserved_bytes(void) { return sizeof g_report; }
 
+// Async-signal-safe (reads strings set once at install). The report's `os` member.
+const char *scr_report_os_field(int which) {
+    switch (which) {
+    case 0: return g_report.os_name;
+    case 1: return g_report.os_release;
+    case 2: return g_report.os_machine;
+    default: return g_report.os_distribution;
+    }
+}
+
 // Async-signal-safe: getrandom(2) without blocking, time and thread id as a fallback.
 static void make_report_id(char out[37]) {
     static const char hex[] = "0123456789abcdef";

@@ -44,6 +44,10 @@ public struct Options: Sendable {
     /// How late a heartbeat may be before the watchdog writes a hang report (100 ms to 1 h;
     /// `CRASH_REPORTER_HANG_TIMEOUT_SECONDS`); 10 s when nil.
     public var hangTimeout: Duration?
+    /// Whether `start` records the run, so that the next launch knows how it ended
+    /// (`CrashReporter.lastRun`, abnormal-exit reports, sessions; docs/runs.md). On by default;
+    /// `CRASH_REPORTER_RUN_RECORDS=0` turns it off too.
+    public var recordRuns: Bool
 
     public init(
         appName: String? = nil,
@@ -61,7 +65,8 @@ public struct Options: Sendable {
         maxFramesPerThread: Int = 64,
         threadCaptureTimeout: Duration = .milliseconds(100),
         snapshotSignal: SnapshotSignal? = nil,
-        hangTimeout: Duration? = nil
+        hangTimeout: Duration? = nil,
+        recordRuns: Bool = true
     ) {
         self.appName = appName
         self.appVersion = appVersion
@@ -79,6 +84,7 @@ public struct Options: Sendable {
         self.threadCaptureTimeout = threadCaptureTimeout
         self.snapshotSignal = snapshotSignal
         self.hangTimeout = hangTimeout
+        self.recordRuns = recordRuns
     }
 }
 
