@@ -1,0 +1,72 @@
+import Foundation
+
+/// What the run record (docs/runs.md) adds to `start()` and to a clean exit, with it on and off
+/// (`CRASH_REPORTER_RUN_RECORDS=0`) interleaved run by run, in fresh `crash-test run` processes
+/// without a transport. Each configuration keeps its state directory from run to run, as a
+/// service does: with records on, every launch settles the previous (clean) run and records
+/// its own. A clean exit is timed from just before `exit(0)` to the parent's waitpid.
+enum RunRecordBenchmark {
+    static func run(binary: String, runs: Int) throws -> [String] {
+        let configurations: [(name: String, environment: [String: String])] = [
+            ("run records off", ["CRASH_REPORTER_RUN_RECORDS": "0"]),
+            ("run records on", [:]),
+        ]
+        var starts = configurations.map { _ in [Double]() }
+        var exits = configurations.map { _ in [Double]() }
+        let dirs = configurations.map { _ in
+            FileManager.default.temporaryDirectory.appendingPathComponent("bench-runs-\(UUID().uuidString)")
+        }
+        defer { dirs.forEach { try? FileManager.default.removeItem(at: $0) } }
+        for _ in 0..<runs {
+            for (index, configuration) in configurations.enumerated() {
+                var environment = configuration.environment
+                environment["CRASH_REPORTER_DIR"] = dirs[index].path
+                starts[index].append(try startMicroseconds(binary: binary, environment: environment))
+                let exit = try CrashBenchmark.crashOnce(
+                    binary: binary,
+                    environment: configuration.environment.merging(
+                        ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "SWIFT_BACKTRACE": "enable=no"]
+                    ) { $1 },
+                    arguments: ["run"])
+                exits[index].append(exit.microseconds)
+            }
+        }
+        var lines = [
+            "| \(runs) fresh processes each, µs | start() median | start() p90 | exit to waitpid median | exit p90 |",
+            "|---|---|---|---|---|",
+        ]
+        for (index, configuration) in configurations.enumerated() {
+            let start = Stats(samples: starts[index])
+            let exit = Stats(samples: exits[index])
+            lines.append(
+                "| \(configuration.name) | \(format(start.median, 0)) | \(format(start.p90, 0)) | "
+                    + "\(format(exit.median, 0)) | \(format(exit.p90, 0)) |")
+        }
+        let added = Stats(samples: starts[1]).median - Stats(samples: starts[0]).median
+        let exitAdded = Stats(samples: exits[1]).median - Stats(samples: exits[0]).median
+        lines.append("")
+        lines.append(
+            "The run record adds \(format(added, 0)) µs to start() (target ≤ 200 µs) and \(format(exitAdded, 0)) µs "
+                + "to a clean exit (medians).")
+        return lines
+    }
+
+    /// One `crash-test run` with `CRASH_TEST_TIMING=1`: how long its start() took, in µs.
+    private static func startMicroseconds(binary: String, environment: [String: String]) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["run"]
+        process.environment = environment.merging(
+            ["CRASH_TEST_TIMING": "1", "SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
+        ) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        for field in output.split(whereSeparator: { $0 == " " || $0 == "\n" }) where field.hasPrefix("start_ns=") {
+            if let ns = Double(field.dropFirst("start_ns=".count)) { return ns / 1000 }
+        }
+        throw POSIXError(.EIO)
+    }
+}
