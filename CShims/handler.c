@@ -42,20 +42,9 @@ static struct {
     struct sigaction previous_alarm;
 } g_handler;
 
-// Async-signal-safe (sigaction, sigprocmask, tgkill, _exit). Ends the process with `sig` and
-// its default action, whatever state the handler is in.
-static void die_with(int sig) {
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigaction(sig, &dfl, NULL);
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    sigprocmask(SIG_UNBLOCK, &set, NULL);
-    syscall(SYS_tgkill, getpid(), scr_gettid(), sig);
-    _exit(128 + sig); // not reached: the default action of every signal we handle ends the process
-}
+// Async-signal-safe. Ends the process with `sig` and its default action, whatever state the
+// handler is in.
+static void die_with(int sig) { scr_die_of_default(sig); }
 
 // Async-signal-safe. The watchdog: the report took too long.
 static void on_alarm(int sig) {

@@ -17,7 +17,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 static struct {
@@ -54,19 +53,11 @@ void scr_run_record_mark_exited(void) { mark("exited", NULL); }
 // Not a signal handler's business: runs at exit. Async-signal-safe all the same.
 static void on_exit_clean(void) { scr_run_record_mark_exited(); }
 
-// Async-signal-safe (pwrite, sigaction, sigprocmask, tgkill): the default action of SIGTERM
-// or SIGINT, after marking the run clean.
+// Async-signal-safe (pwrite, then sigaction, sigprocmask, tgkill): the default action of
+// SIGTERM or SIGINT, after marking the run clean.
 static void on_stop_signal(int sig) {
     scr_run_record_mark_exited();
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigaction(sig, &dfl, NULL);
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    sigprocmask(SIG_UNBLOCK, &set, NULL);
-    syscall(SYS_tgkill, getpid(), scr_gettid(), sig);
+    scr_die_of_default(sig);
 }
 
 // Not async-signal-safe (atexit, sigaction at start). Installs the stop handler for `sig` only

@@ -68,6 +68,7 @@ public enum CrashReporter {
             guard CrashReportingConsent.isEnabled(stateDirectory: config.stateDirectory, environment: environment)
             else {
                 store.deletePending()
+                RunLedger(stateDirectory: config.stateDirectory).forget()
                 notes.append(("crash reporting is opted out: no handler installed, pending reports deleted", .info))
                 let status = Status.optedOut(stateDirectory: config.stateDirectory)
                 current = status

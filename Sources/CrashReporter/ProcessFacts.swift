@@ -14,19 +14,20 @@ enum ProcessFacts {
     }
 
     /// The start time of process `pid` in clock ticks since boot; nil when there is no such
-    /// process (or it is a zombie being reaped: then its stat may still read, which is fine,
-    /// since a zombie's run is over only once it is gone).
+    /// process, or it has ended and waits to be reaped (a zombie: its run is over, and in a
+    /// container whose first process never reaps it may wait for good).
     static func startTicks(pid: Int32) -> UInt64? {
         text("/proc/\(pid)/stat").flatMap(parseStartTicks)
     }
 
-    /// Field 22 of `/proc/PID/stat`. The command name (field 2) is in parentheses and may hold
-    /// spaces and parentheses itself, so the fields are counted from the last `)`.
+    /// Field 22 of `/proc/PID/stat`, nil for a process that has ended (state `Z` or `X`). The
+    /// command name (field 2) is in parentheses and may hold spaces and parentheses itself, so
+    /// the fields are counted from the last `)`.
     static func parseStartTicks(_ stat: String) -> UInt64? {
         guard let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // fields[0] is field 3 (state); field 22 is fields[19].
-        guard fields.count > 19 else { return nil }
+        guard fields.count > 19, fields[0] != "Z", fields[0] != "X" else { return nil }
         return UInt64(fields[19])
     }
 

@@ -174,6 +174,12 @@ struct RunLedger {
         }
     }
 
+    /// Deletes the records and the last outcome: crash reporting was opted out. A process that
+    /// still runs marks its end in a file that is gone, which harms nothing.
+    func forget() {
+        _ = try? FileSystem.remove(directory, recursive: true)
+    }
+
     // MARK: this run
 
     /// Writes this run's record and arms the C side's end marks. Returns the record, nil when it

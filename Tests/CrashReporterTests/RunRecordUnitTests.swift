@@ -50,6 +50,7 @@ struct RunRecordUnitTests {
         // Field 22 is the 20th after the command; the numbers here are field numbers + 0.
         #expect(ProcessFacts.parseStartTicks("42 (a) b) c (d) S \(fields)") == 22)
         #expect(ProcessFacts.parseStartTicks("42 (short) S 1 2") == nil)
+        #expect(ProcessFacts.parseStartTicks("42 (gone) Z \(fields)") == nil, "a zombie's run is over")
         #expect(ProcessFacts.parseStartTicks("no parenthesis") == nil)
         #expect(ProcessFacts.startTicks(pid: getpid()) != nil)
     }

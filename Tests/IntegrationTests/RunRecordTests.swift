@@ -1,5 +1,6 @@
 import CrashReportFormat
 import Foundation
+import TestSupport
 import Testing
 
 /// How runs end (docs/runs.md): real `crash-test` processes are killed, run out of memory in a
@@ -138,6 +139,22 @@ struct RunRecordTests {
             #expect(attrs["release"] as? String == "1.0.0" || !(attrs["release"] as? String ?? "").isEmpty)
             #expect(attrs["environment"] as? String == "production")
         }
+        try await collector.stop()
+    }
+
+    @Test("A server that cannot be reached keeps the sessions pending; the next launch delivers them all")
+    func sessionsWaitForTheServer() async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        let refused = ["CRASH_REPORTER_URL": "http://127.0.0.1:\(closedPort())/api/reports"]
+        _ = try await launch(sandbox, refused)
+        _ = try await launch(sandbox, refused)
+        #expect(sandbox.names(in: "pending", suffix: ".session").count == 1, "the first run's, kept")
+        let collector = try await CollectorChild(data: try sandbox.scratch("collector"), home: sandbox.home)
+        _ = try await launch(sandbox, ["CRASH_REPORTER_URL": collector.reportsURL])
+        #expect(sandbox.names(in: "pending", suffix: ".session").isEmpty)
+        let sessions = try Self.storedJSON(collector, "sessions")
+        #expect(sessions.compactMap { $0["status"] as? String } == ["exited", "exited"], "\(sessions)")
         try await collector.stop()
     }
 
