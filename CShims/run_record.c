@@ -1,6 +1,6 @@
 // The run record: how this process's run ends, for the next launch to read.
 //
-// `start()` (Swift) writes `<state>/runs/<pid>-<start ticks>.run` and hands its descriptor
+// `start()` (Swift) writes `<state>/runs/slot-<n>.run` and hands its descriptor
 // here. The record's first line is its state, a fixed-width field that this file overwrites
 // in place with one pwrite(2): `running` as written at start, `exited` on a clean end,
 // `crashed <report id>` from the crash handler. A pwrite at offset 0 of a descriptor opened

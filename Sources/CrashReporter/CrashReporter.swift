@@ -177,10 +177,11 @@ public enum CrashReporter {
     /// Settles the runs of earlier processes (docs/runs.md) and records this one.
     private static func recordRun(_ config: ResolvedConfiguration) {
         let ledger = RunLedger(stateDirectory: config.stateDirectory)
-        let last = ledger.settle(sessions: { Transports.make(config) != nil })
-        _ = ledger.recordThisRun(
-            app: config.appName, version: config.appVersion, build: config.appBuild, environment: config.environmentName
-        )
+        let last = ledger.settle(sessions: { Transports.make(config) != nil }) { bootID in
+            RunLedger.thisRun(
+                bootID: bootID, app: config.appName, version: config.appVersion, build: config.appBuild,
+                environment: config.environmentName)
+        }
         previousRun.withLock { $0 = last }
     }
 

@@ -33,7 +33,9 @@ enum ProcessFacts {
 
     /// The kernel's boot id, new at every boot.
     static func bootID() -> String? {
-        text("/proc/sys/kernel/random/boot_id").map { String($0.filter { !$0.isWhitespace }) }
+        text("/proc/sys/kernel/random/boot_id").map {
+            String(decoding: $0.utf8.filter { $0 > UInt8(ascii: " ") }, as: UTF8.self)
+        }
     }
 
     /// When this boot began, Unix milliseconds (`btime` of `/proc/stat`).

@@ -6,57 +6,64 @@ import CrashReporterSupport
 import Glibc
 import Tracking
 
-/// The run records of one state directory (`<state>/runs/`, docs/runs.md): at start, the runs
-/// of earlier processes that have ended are settled (an abnormal-exit report for each that
-/// neither exited nor crashed, a session for each when a transport is configured, the last
-/// outcome kept in `runs/last-run.json`), then this run's record is written and handed to the
-/// C side, which marks its end.
+/// The run records of one state directory (`<state>/runs/`, docs/runs.md). At start, under a
+/// short lock, the runs of earlier processes that have ended are settled (an abnormal-exit
+/// report for each that neither exited nor crashed, a session for each when a transport is
+/// configured, the last outcome kept in `runs/last-run`), then this run's record is written
+/// into a free slot and handed to the C side, which marks its end.
+///
+/// Records live in slots, `runs/slot-<n>.run`, that are reused: a settled record gets the state
+/// `settled` and the next process writes its own record over it. So the common launch (one
+/// earlier run that ended) creates, renames and deletes no file: a few reads and two in-place
+/// writes, which keeps `start` fast on file systems where metadata changes are slow.
 struct RunLedger {
     let stateDirectory: String
     var directory: String { stateDirectory + "/runs" }
-    var lastRunPath: String { directory + "/last-run.json" }
+    var lastRunPath: String { directory + "/last-run" }
 
-    /// What `runs/last-run.json` keeps: the latest settled run and the failures in a row.
-    struct Stored: Codable, Equatable {
-        var outcome: String
-        var reportID: String?
-        var exitClass: String?
+    /// The state line of a record whose run was settled: its slot is free.
+    static let settledLine = "settled " + String(repeating: "-", count: 36) + "\n"
+
+    /// What `runs/last-run` keeps: the latest settled run and the failures in a row, as
+    /// `key value` lines (`outcome crashed`, `report_id …`, `class …`, `started_ms …`,
+    /// `consecutive_failures …`).
+    struct Stored: Equatable {
+        var lastRun: LastRun
         var startedMs: Int64
-        var consecutiveFailures: Int
 
-        enum CodingKeys: String, CodingKey {
-            case outcome
-            case reportID = "report_id"
-            case exitClass = "class"
-            case startedMs = "started_ms"
-            case consecutiveFailures = "consecutive_failures"
-        }
-
-        init(_ lastRun: LastRun, startedMs: Int64) {
+        var text: String {
+            var lines: [String]
             switch lastRun.outcome {
-            case .clean: outcome = "clean"
-            case .crashed(let id):
-                outcome = "crashed"
-                reportID = id
-            case .abnormal(let exit):
-                outcome = "abnormal"
-                exitClass = exit.rawValue
+            case .clean: lines = ["outcome clean"]
+            case .crashed(let id): lines = ["outcome crashed", "report_id \(id ?? "-")"]
+            case .abnormal(let exit): lines = ["outcome abnormal", "class \(exit.rawValue)"]
             }
-            self.startedMs = startedMs
-            consecutiveFailures = lastRun.consecutiveFailures
+            lines += ["started_ms \(startedMs)", "consecutive_failures \(lastRun.consecutiveFailures)"]
+            return lines.joined(separator: "\n") + "\n"
         }
 
-        var lastRun: LastRun? {
-            let result: LastRun.Outcome
-            switch outcome {
-            case "clean": result = .clean
-            case "crashed": result = .crashed(reportID: reportID)
+        init(lastRun: LastRun, startedMs: Int64) {
+            self.lastRun = lastRun
+            self.startedMs = startedMs
+        }
+
+        init?(parsing text: String) {
+            let values = KeyValueLines(text)
+            guard let started = values["started_ms"].flatMap({ Int64($0) }),
+                let failures = values["consecutive_failures"].flatMap({ Int($0) }), failures >= 0
+            else { return nil }
+            let outcome: LastRun.Outcome
+            switch values["outcome"] {
+            case "clean": outcome = .clean
+            case "crashed":
+                let id = values["report_id"]
+                outcome = .crashed(reportID: id == nil || id == "-" ? nil : id)
             case "abnormal":
-                guard let exit = exitClass.flatMap(LastRun.AbnormalExit.init(rawValue:)) else { return nil }
-                result = .abnormal(exit)
+                guard let exit = values["class"].flatMap(LastRun.AbnormalExit.init(rawValue:)) else { return nil }
+                outcome = .abnormal(exit)
             default: return nil
             }
-            return LastRun(outcome: result, consecutiveFailures: max(consecutiveFailures, 0))
+            self.init(lastRun: LastRun(outcome: outcome, consecutiveFailures: failures), startedMs: started)
         }
     }
 
@@ -68,67 +75,106 @@ struct RunLedger {
         var endedMs: Int64
     }
 
-    // MARK: settling the runs of earlier processes
+    /// A record file read at start.
+    private struct Slot {
+        var path: String
+        /// Nil for a free slot (settled, or damaged and old).
+        var record: RunRecord?
+    }
 
-    /// Settles every ended run under a short lock (siblings starting at once settle each run
-    /// once), and says how the latest one ended; nil when no run of this directory has ended
-    /// yet. `sessions` says whether to keep a session per run for the transport (asked only
-    /// when a run has ended).
-    func settle(sessions: () -> Bool, now: Timestamp = .now()) -> LastRun? {
+    // MARK: settling the runs of earlier processes, recording this one
+
+    /// Settles every ended run and records this one, under a short lock (siblings starting at
+    /// once settle each run once and never take the same slot). Returns how the latest ended
+    /// run went, nil when no run of this directory has ended yet. `sessions` says whether to
+    /// keep a session per run for the transport (asked only when a run has ended); `thisRun`
+    /// makes this process's record (nil: record nothing, as the tests of settling do).
+    func settle(
+        sessions: () -> Bool, now: Timestamp = .now(), recording thisRun: ((_ bootID: String) -> RunRecord?)? = nil
+    ) -> LastRun? {
         guard (try? FileSystem.createDirectory(directory)) != nil,
             let lock = DirectoryLock(path: directory + "/settle.lock", wait: true)
         else { return nil }
         defer { withExtendedLifetime(lock) {} }
-        var stored = readStored()
-        let names = ((try? FileSystem.contentsOfDirectory(directory)) ?? []).filter { $0.hasSuffix(".run") }
-        guard !names.isEmpty else { return stored?.lastRun }
-        let facts = (bootID: ProcessFacts.bootID(), bootTimeMs: ProcessFacts.bootTimeMs())
+        var stored = Self.read(lastRunPath).flatMap(Stored.init(parsing:))
+        let bootID = ProcessFacts.bootID()
+        var slots = readSlots(now: now)
         var settled: [Settled] = []
-        for name in names {
-            let path = directory + "/" + name
-            guard let bytes = try? FileSystem.read(path, limit: 16 << 10),
-                let record = RunRecord(parsing: String(decoding: bytes, as: UTF8.self))
-            else {
-                // Half written by a start that was killed mid-way: gone after a minute.
-                if let time = FileSystem.modificationTime(path), now.seconds - time > 60 {
-                    _ = try? FileSystem.remove(path)
-                }
-                continue
-            }
+        for index in slots.indices {
+            guard let record = slots[index].record else { continue }
             let current = RunClassifier.Facts(
-                bootID: facts.bootID, startTicksOfPID: ProcessFacts.startTicks(pid: record.pid),
+                bootID: bootID, startTicksOfPID: ProcessFacts.startTicks(pid: record.pid),
                 oomKillsNow: record.oomCounterPath.flatMap(ProcessFacts.oomKills(at:)))
             guard let outcome = RunClassifier.outcome(of: record, facts: current) else { continue }
             var ended = now.milliseconds
-            if case .abnormal(.machineRestart) = outcome, let boot = facts.bootTimeMs { ended = min(ended, boot) }
-            settled.append(Settled(record: record, outcome: outcome, endedMs: max(ended, record.startedMs)))
-            _ = try? FileSystem.remove(path)
-        }
-        let store = ReportStore(stateDirectory: stateDirectory)
-        let keepSessions = !settled.isEmpty && sessions()
-        for run in settled.sorted(by: { $0.record.startedMs < $1.record.startedMs }) {
-            if case .abnormal(let exit) = run.outcome { writeAbnormalReport(run, exit: exit, store: store) }
-            if keepSessions { try? store.saveSession(Self.session(run)) }
-            let failures = RunClassifier.consecutiveFailures(
-                after: run.outcome, previous: stored?.consecutiveFailures ?? 0)
-            // A sibling's run that started before the one already kept counts, but is not "last".
-            let last = LastRun(outcome: run.outcome, consecutiveFailures: failures)
-            if let kept = stored, kept.startedMs > run.record.startedMs {
-                stored?.consecutiveFailures = RunClassifier.consecutiveFailures(
-                    after: run.outcome, previous: kept.consecutiveFailures)
-            } else {
-                stored = Stored(last, startedMs: run.record.startedMs)
+            if case .abnormal(.machineRestart) = outcome, let boot = ProcessFacts.bootTimeMs() {
+                ended = min(ended, boot)
             }
+            settled.append(Settled(record: record, outcome: outcome, endedMs: max(ended, record.startedMs)))
+            Self.overwrite(slots[index].path, with: Self.settledLine, truncate: false)
+            slots[index].record = nil
         }
-        if let stored, !settled.isEmpty {
-            try? FileSystem.writeAtomically(JSON.encode(stored), to: lastRunPath)
+        if !settled.isEmpty {
+            let store = ReportStore(stateDirectory: stateDirectory)
+            let keepSessions = sessions()
+            for run in settled.sorted(by: { $0.record.startedMs < $1.record.startedMs }) {
+                if case .abnormal(let exit) = run.outcome { writeAbnormalReport(run, exit: exit, store: store) }
+                if keepSessions { try? store.saveSession(Self.session(run)) }
+                let failures = RunClassifier.consecutiveFailures(
+                    after: run.outcome, previous: stored?.lastRun.consecutiveFailures ?? 0)
+                if let kept = stored, kept.startedMs > run.record.startedMs {
+                    // A sibling's run that started before the one kept counts, but is not "last".
+                    stored?.lastRun.consecutiveFailures = failures
+                } else {
+                    stored = Stored(
+                        lastRun: LastRun(outcome: run.outcome, consecutiveFailures: failures),
+                        startedMs: run.record.startedMs)
+                }
+            }
+            if let stored { Self.overwrite(lastRunPath, with: stored.text, truncate: true) }
+        }
+        if let thisRun, let bootID, let record = thisRun(bootID) {
+            let free = slots.first { $0.record == nil }?.path ?? directory + "/slot-\(slots.count).run"
+            _ = Self.arm(record, at: free)
         }
         return stored?.lastRun
     }
 
-    private func readStored() -> Stored? {
-        guard let bytes = try? FileSystem.read(lastRunPath, limit: 16 << 10) else { return nil }
-        return try? JSON.decode(Stored.self, from: bytes)
+    /// The record files, with their records; a settled slot, or a damaged one older than a
+    /// minute (a start killed while writing it), is free.
+    private func readSlots(now: Timestamp) -> [Slot] {
+        let names = ((try? FileSystem.contentsOfDirectory(directory)) ?? []).filter { $0.hasSuffix(".run") }.sorted()
+        return names.compactMap { name -> Slot? in
+            let path = directory + "/" + name
+            guard let text = Self.read(path) else { return nil }
+            if text.hasPrefix(Self.settledLine) { return Slot(path: path, record: nil) }
+            if let record = RunRecord(parsing: text) { return Slot(path: path, record: record) }
+            let old = FileSystem.modificationTime(path).map { now.seconds - $0 > 60 } ?? true
+            return old ? Slot(path: path, record: nil) : nil
+        }
+    }
+
+    private static func read(_ path: String) -> String? {
+        guard let bytes = try? FileSystem.read(path, limit: 16 << 10) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Writes `text` at the start of an existing file (creating it when missing) without a
+    /// rename: the file keeps its blocks, and a reader that finds it torn by a crash in the
+    /// middle of this write takes it for damaged.
+    private static func overwrite(_ path: String, with text: String, truncate: Bool) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        if truncate, written == bytes.count { _ = ftruncate(fd, off_t(bytes.count)) }
+    }
+
+    /// Deletes the records and the last outcome: crash reporting was opted out. A process that
+    /// still runs marks its end in a file that is gone, which harms nothing.
+    func forget() {
+        _ = try? FileSystem.remove(directory, recursive: true)
     }
 
     /// The run as a release-health session.
@@ -174,34 +220,36 @@ struct RunLedger {
         }
     }
 
-    /// Deletes the records and the last outcome: crash reporting was opted out. A process that
-    /// still runs marks its end in a file that is gone, which harms nothing.
-    func forget() {
-        _ = try? FileSystem.remove(directory, recursive: true)
-    }
-
     // MARK: this run
 
-    /// Writes this run's record and arms the C side's end marks. Returns the record, nil when it
-    /// could not be written (the service goes on; the next launch then knows nothing of it).
-    func recordThisRun(app: String, version: String, build: String, environment: String) -> RunRecord? {
+    /// This process's record, as of now; nil when `/proc` cannot say what the record needs.
+    static func thisRun(bootID: String, app: String, version: String, build: String, environment: String)
+        -> RunRecord?
+    {
         let pid = getpid()
-        guard let ticks = ProcessFacts.startTicks(pid: pid), let boot = ProcessFacts.bootID() else { return nil }
+        guard let ticks = ProcessFacts.startTicks(pid: pid) else { return nil }
         let oom = ProcessFacts.oomCounter()
-        let record = RunRecord(
-            pid: pid, startTicks: ticks, startedMs: Timestamp.now().milliseconds, bootID: boot,
+        return RunRecord(
+            pid: pid, startTicks: ticks, startedMs: Timestamp.now().milliseconds, bootID: bootID,
             oomCounterPath: oom?.path, oomKills: oom?.kills, app: app, version: version, build: build,
             environment: environment)
-        let path = directory + "/" + record.fileName
-        let fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
+    }
+
+    /// Writes the record into the slot at `path` and arms the C side's end marks with its
+    /// descriptor, which stays open. False when it could not (the service goes on; the next
+    /// launch then knows nothing of this run).
+    private static func arm(_ record: RunRecord, at path: String) -> Bool {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
         let text = Array(record.text.utf8)
-        let written = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == text.count, scr_run_record_arm(fd) == 0 else {
+        let written = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        guard written == text.count, ftruncate(fd, off_t(text.count)) == 0, scr_run_record_arm(fd) == 0 else {
+            // Nobody would mark this run's end: leave the slot free rather than a run that seems killed.
+            let free = Array(settledLine.utf8)
+            _ = free.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
             close(fd)
-            unlink(path)
-            return nil
+            return false
         }
-        return record
+        return true
     }
 }

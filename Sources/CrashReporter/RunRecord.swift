@@ -1,8 +1,8 @@
 import CCrashReporter
 
-/// One process's run record, `<state>/runs/<pid>-<start ticks>.run` (docs/runs.md): written by
+/// One process's run record, in a slot `<state>/runs/slot-<n>.run` (docs/runs.md): written by
 /// `start`, its first line overwritten in place when the run ends (run_record.c), read and
-/// removed by a later launch. Text, one `key value` a line after the state line:
+/// marked settled by a later launch. Text, one `key value` a line after the state line:
 ///
 /// ```
 /// running ------------------------------------
@@ -44,9 +44,6 @@ struct RunRecord: Equatable, Sendable {
     var build: String
     var environment: String
 
-    /// The file name: `<pid>-<start ticks>.run`, unique among live and recycled pids.
-    var fileName: String { "\(pid)-\(startTicks).run" }
-
     /// The record's text; the state line first, as wide as run_record.c overwrites it.
     var text: String {
         var lines = [Self.stateLine(state)]
@@ -82,21 +79,18 @@ struct RunRecord: Equatable, Sendable {
     /// A record's text read back; nil when it is not one (damaged, or half written by a start
     /// that was killed mid-way).
     init?(parsing text: String) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).makeIterator()
-        guard let first = lines.next(), first.utf8.count == Int(SCR_RUN_STATE_LINE) - 1 else { return nil }
-        let word = first.prefix(8).trimmingSuffix(" ")
-        let id = String(first.dropFirst(8))
+        let width = Int(SCR_RUN_STATE_LINE) - 1
+        let utf8 = Array(text.utf8)
+        guard utf8.count > width, utf8[width] == UInt8(ascii: "\n") else { return nil }
+        let word = String(decoding: utf8[0..<8].prefix { $0 != UInt8(ascii: " ") }, as: UTF8.self)
+        let id = String(decoding: utf8[8..<width], as: UTF8.self)
         switch word {
         case "running": state = .running
         case "exited": state = .exited
-        case "crashed": state = .crashed(reportID: id.allSatisfy { $0 == "-" } ? nil : id)
+        case "crashed": state = .crashed(reportID: id.utf8.allSatisfy { $0 == UInt8(ascii: "-") } ? nil : id)
         default: return nil
         }
-        var values: [Substring: Substring] = [:]
-        while let line = lines.next() {
-            guard let space = line.firstIndex(of: " ") else { continue }
-            values[line[..<space]] = line[line.index(after: space)...]
-        }
+        let values = KeyValueLines(String(decoding: utf8[(width + 1)...], as: UTF8.self))
         guard let pid = values["pid"].flatMap({ Int32($0) }), let ticks = values["start_ticks"].flatMap({ UInt64($0) }),
             let started = values["started_ms"].flatMap({ Int64($0) }), let boot = values["boot_id"],
             let app = values["app"], let version = values["version"], let build = values["build"],
@@ -105,13 +99,13 @@ struct RunRecord: Equatable, Sendable {
         self.pid = pid
         self.startTicks = ticks
         self.startedMs = started
-        self.bootID = String(boot)
-        self.oomCounterPath = values["oom_counter"].map(String.init)
+        self.bootID = boot
+        self.oomCounterPath = values["oom_counter"]
         self.oomKills = values["oom_kills"].flatMap { Int($0) }
-        self.app = String(app)
-        self.version = String(version)
-        self.build = String(build)
-        self.environment = String(environment)
+        self.app = app
+        self.version = version
+        self.build = build
+        self.environment = environment
     }
 
     init(
@@ -136,10 +130,18 @@ struct RunRecord: Equatable, Sendable {
     }
 }
 
-extension Substring {
-    fileprivate func trimmingSuffix(_ character: Character) -> Substring {
-        var trimmed = self
-        while trimmed.last == character { trimmed.removeLast() }
-        return trimmed
+/// `key value` lines (the value is the rest of the line after the first space), as the run
+/// files keep them. Plain `String` keys: their dictionary is one the process has made already,
+/// so reading a record costs no new generic metadata at start.
+struct KeyValueLines {
+    private var values: [String: String] = [:]
+
+    init(_ text: String) {
+        for line in text.split(separator: "\n") {
+            guard let space = line.firstIndex(of: " ") else { continue }
+            values[String(line[..<space])] = String(line[line.index(after: space)...])
+        }
     }
+
+    subscript(key: String) -> String? { values[key] }
 }

@@ -37,6 +37,21 @@ struct RunRecordUnitTests {
         #expect(parsed.pid == 4242 && parsed.app == "orders pid 1")
     }
 
+    @Test func theLastRunFileRoundTrips() {
+        let outcomes: [LastRun.Outcome] = [
+            .clean, .crashed(reportID: nil), .crashed(reportID: "3f1c2a9e-7b4d-4c1e-9a55-0d2e8b7c6a10"),
+            .abnormal(.oomKill),
+        ]
+        for outcome in outcomes {
+            let stored = RunLedger.Stored(lastRun: LastRun(outcome: outcome, consecutiveFailures: 2), startedMs: 7)
+            #expect(RunLedger.Stored(parsing: stored.text) == stored)
+        }
+        #expect(
+            RunLedger.Stored(parsing: "outcome abnormal\nclass vanished\nstarted_ms 1\nconsecutive_failures 0\n") == nil
+        )
+        #expect(RunLedger.Stored(parsing: "outcome clean\nstarted_ms 1\n") == nil)
+    }
+
     @Test func damagedRecordsAreNotRecords() {
         #expect(RunRecord(parsing: "") == nil)
         #expect(RunRecord(parsing: "running\npid 1\n") == nil)
@@ -106,7 +121,7 @@ struct RunRecordUnitTests {
             record.startedMs = started
             record.oomCounterPath = nil
             record.oomKills = nil
-            try record.text.write(toFile: ledger.directory + "/" + record.fileName, atomically: true, encoding: .utf8)
+            try record.text.write(toFile: ledger.directory + "/slot-\(ticks).run", atomically: true, encoding: .utf8)
         }
         #expect(ledger.settle(sessions: { true }) == nil, "the first run ever")
         try plant(.exited, started: 1000, ticks: 1)
@@ -114,7 +129,9 @@ struct RunRecordUnitTests {
         try plant(.crashed(reportID: nil), started: 3000, ticks: 3)
         let last = ledger.settle(sessions: { true })
         #expect(last == LastRun(outcome: .crashed(reportID: nil), consecutiveFailures: 2))
-        #expect(!state.files.contains { $0.hasSuffix(".run") }, "settled records are removed")
+        let slots = state.files.filter { $0.hasSuffix(".run") }
+        #expect(slots.count == 3, "slots are kept for reuse")
+        #expect(slots.allSatisfy { state.contents($0)?.hasPrefix(RunLedger.settledLine) == true }, "\(slots)")
 
         let pending = state.path + "/pending"
         let names = try FileManager.default.contentsOfDirectory(atPath: pending)
@@ -130,5 +147,15 @@ struct RunRecordUnitTests {
         #expect(ledger.settle(sessions: { true }) == last)
         try plant(.exited, started: 4000, ticks: 4)
         #expect(ledger.settle(sessions: { false }) == LastRun(outcome: .clean, consecutiveFailures: 0))
+
+        // Recording takes a free slot rather than a new file; the record is this process's.
+        let recorded = ledger.settle(sessions: { false }) { bootID in
+            RunLedger.thisRun(bootID: bootID, app: "a", version: "1", build: "", environment: "")
+        }
+        #expect(recorded == LastRun(outcome: .clean, consecutiveFailures: 0))
+        let after = state.files.filter { $0.hasSuffix(".run") }
+        #expect(after.count == 4)
+        let running = after.compactMap { state.contents($0).flatMap(RunRecord.init(parsing:)) }
+        #expect(running.map(\.pid) == [getpid()] && running.first?.state == .running)
     }
 }
