@@ -1,3 +1,4 @@
+import CCrashReporter
 import Foundation
 
 /// What the run record (docs/runs.md) adds to `start()` and to a clean exit, with it on and off
@@ -55,7 +56,27 @@ enum RunRecordBenchmark {
             "The run record adds \(format(added, 0)) µs of CPU time to start() (target ≤ 200 µs; \(format(wallAdded, 0)) µs "
                 + "of wall-clock time, which a loaded machine makes noisy) and \(format(exitAdded, 0)) µs to a clean exit "
                 + "(medians).")
+        if let mark = markNanoseconds() {
+            lines.append("")
+            lines.append(
+                "The end mark itself (`scr_run_record_mark_exited`, what the atexit handler runs: a `getpid` and "
+                    + "one 45-byte `pwrite`): \(format(mark / 1000, 2)) µs a call, in this process.")
+        }
         return lines
+    }
+
+    /// The clean-exit mark, timed over many calls on a record armed in this process (the exit
+    /// times above are whole processes, which the machine's load makes noisy).
+    private static func markNanoseconds() -> Double? {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bench-mark-\(getpid()).run").path
+        defer { unlink(path) }
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0, scr_run_record_arm(fd) == 0 else { return nil }
+        let calls = 20_000
+        let clock = ContinuousClock()
+        let began = clock.now
+        for _ in 0..<calls { scr_run_record_mark_exited() }
+        return nanoseconds(clock.now - began) / Double(calls)
     }
 
     /// One `crash-test run` with `CRASH_TEST_TIMING=1`: how long its start() took, in µs of wall

@@ -179,6 +179,10 @@ uint64_t scr_chained_signal_mask(void);
 /// 2 machine, 3 distribution (empty strings before install). Async-signal-safe.
 const char *scr_report_os_field(int which);
 
+/// This process's start in clock ticks since boot (field 22 of `/proc/self/stat`), as
+/// `scr_install` read it; 0 before. Async-signal-safe.
+uint64_t scr_process_start_ticks(void);
+
 /// The run record (run_record.c): the width of its first line, the state, which is overwritten
 /// in place (8 bytes of state padded with spaces, 36 of report id or dashes, a newline).
 #define SCR_RUN_STATE_LINE 45

@@ -6,11 +6,10 @@ import Glibc
 /// tests can feed them text.
 enum ProcessFacts {
     /// Files read here are small; anything larger is not what we expect.
-    private static let limit = 16 << 10
+    private static let limit = 8 << 10
 
     private static func text(_ path: String) -> String? {
-        guard let bytes = try? FileSystem.read(path, limit: limit) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        FileSystem.readSmall(path, limit: limit).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The start time of process `pid` in clock ticks since boot; nil when there is no such
@@ -24,11 +23,14 @@ enum ProcessFacts {
     /// command name (field 2) is in parentheses and may hold spaces and parentheses itself, so
     /// the fields are counted from the last `)`.
     static func parseStartTicks(_ stat: String) -> UInt64? {
-        guard let close = stat.lastIndex(of: ")") else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        let bytes = stat.utf8
+        guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = bytes[bytes.index(after: close)...].split(separator: UInt8(ascii: " "))
         // fields[0] is field 3 (state); field 22 is fields[19].
-        guard fields.count > 19, fields[0] != "Z", fields[0] != "X" else { return nil }
-        return UInt64(fields[19])
+        guard fields.count > 19, !fields[0].elementsEqual("Z".utf8), !fields[0].elementsEqual("X".utf8) else {
+            return nil
+        }
+        return UInt64(String(decoding: fields[19].filter { $0 > UInt8(ascii: " ") }, as: UTF8.self))
     }
 
     /// The kernel's boot id, new at every boot.
@@ -62,14 +64,15 @@ enum ProcessFacts {
     static func counterPaths(cgroups: String, root: String) -> [String] {
         var v1: [String] = []
         var v2: [String] = []
-        for line in cgroups.split(separator: "\n") {
+        for line in cgroups.utf8.split(separator: UInt8(ascii: "\n")) {
             // hierarchy-id:controllers:path
-            let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            let parts = line.split(separator: UInt8(ascii: ":"), maxSplits: 2, omittingEmptySubsequences: false)
             guard parts.count == 3 else { continue }
-            let path = parts[2] == "/" ? "" : String(parts[2])
-            if parts[0] == "0" && parts[1].isEmpty {
+            let path = parts[2].elementsEqual("/".utf8) ? "" : String(decoding: parts[2], as: UTF8.self)
+            if parts[0].elementsEqual("0".utf8) && parts[1].isEmpty {
                 v2.append("\(root)\(path)/memory.events")
-            } else if parts[1].split(separator: ",").contains("memory") {
+            } else if parts[1].split(separator: UInt8(ascii: ",")).contains(where: { $0.elementsEqual("memory".utf8) })
+            {
                 v1.append("\(root)/memory\(path)/memory.oom_control")
             }
         }
@@ -83,8 +86,9 @@ enum ProcessFacts {
 
     /// The value of the `oom_kill N` line (both files have one).
     static func parseOOMKills(_ text: String) -> Int? {
-        for line in text.split(separator: "\n") where line.hasPrefix("oom_kill ") {
-            return Int(line.dropFirst("oom_kill ".count).filter { !$0.isWhitespace })
+        let key = Array("oom_kill ".utf8)
+        for line in text.utf8.split(separator: UInt8(ascii: "\n")) where line.starts(with: key) {
+            return Int(String(decoding: line.dropFirst(key.count).filter { $0 > UInt8(ascii: " ") }, as: UTF8.self))
         }
         return nil
     }

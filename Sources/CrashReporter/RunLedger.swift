@@ -80,6 +80,8 @@ struct RunLedger {
         var path: String
         /// Nil for a free slot (settled, or damaged and old).
         var record: RunRecord?
+        /// Settled by this launch: marked so on disk unless this run takes the slot.
+        var settledNow = false
     }
 
     // MARK: settling the runs of earlier processes, recording this one
@@ -92,8 +94,11 @@ struct RunLedger {
     func settle(
         sessions: () -> Bool, now: Timestamp = .now(), recording thisRun: ((_ bootID: String) -> RunRecord?)? = nil
     ) -> LastRun? {
-        guard (try? FileSystem.createDirectory(directory)) != nil,
+        // The directory is made only when the lock file cannot be opened (the first run).
+        guard
             let lock = DirectoryLock(path: directory + "/settle.lock", wait: true)
+                ?? ((try? FileSystem.createDirectory(directory)) != nil
+                    ? DirectoryLock(path: directory + "/settle.lock", wait: true) : nil)
         else { return nil }
         defer { withExtendedLifetime(lock) {} }
         var stored = Self.read(lastRunPath).flatMap(Stored.init(parsing:))
@@ -102,17 +107,26 @@ struct RunLedger {
         var settled: [Settled] = []
         for index in slots.indices {
             guard let record = slots[index].record else { continue }
-            let current = RunClassifier.Facts(
-                bootID: bootID, startTicksOfPID: ProcessFacts.startTicks(pid: record.pid),
-                oomKillsNow: record.oomCounterPath.flatMap(ProcessFacts.oomKills(at:)))
+            var current = RunClassifier.Facts(
+                bootID: bootID, startTicksOfPID: ProcessFacts.startTicks(pid: record.pid), oomKillsNow: nil)
+            // The cgroup's counter matters only for a run that did not say how it ended.
+            if record.state == .running {
+                current.oomKillsNow = record.oomCounterPath.flatMap(ProcessFacts.oomKills(at:))
+            }
             guard let outcome = RunClassifier.outcome(of: record, facts: current) else { continue }
             var ended = now.milliseconds
             if case .abnormal(.machineRestart) = outcome, let boot = ProcessFacts.bootTimeMs() {
                 ended = min(ended, boot)
             }
             settled.append(Settled(record: record, outcome: outcome, endedMs: max(ended, record.startedMs)))
-            Self.overwrite(slots[index].path, with: Self.settledLine, truncate: false)
             slots[index].record = nil
+            slots[index].settledNow = true
+        }
+        // This run takes the first free slot (one just settled, usually); the others settled now
+        // are marked so.
+        let mine = thisRun == nil ? nil : slots.firstIndex { $0.record == nil }
+        for index in slots.indices where slots[index].settledNow && index != mine {
+            Self.overwrite(slots[index].path, with: Self.settledLine, truncate: false)
         }
         if !settled.isEmpty {
             let store = ReportStore(stateDirectory: stateDirectory)
@@ -133,9 +147,13 @@ struct RunLedger {
             }
             if let stored { Self.overwrite(lastRunPath, with: stored.text, truncate: true) }
         }
-        if let thisRun, let bootID, let record = thisRun(bootID) {
-            let free = slots.first { $0.record == nil }?.path ?? directory + "/slot-\(slots.count).run"
-            _ = Self.arm(record, at: free)
+        if let thisRun {
+            let path = mine.map { slots[$0].path } ?? directory + "/slot-\(slots.count).run"
+            if let bootID, let record = thisRun(bootID) {
+                _ = Self.arm(record, at: path)
+            } else if let mine, slots[mine].settledNow {
+                Self.overwrite(path, with: Self.settledLine, truncate: false)
+            }
         }
         return stored?.lastRun
     }
@@ -155,8 +173,7 @@ struct RunLedger {
     }
 
     private static func read(_ path: String) -> String? {
-        guard let bytes = try? FileSystem.read(path, limit: 16 << 10) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        FileSystem.readSmall(path, limit: 8 << 10).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Writes `text` at the start of an existing file (creating it when missing) without a
@@ -227,7 +244,9 @@ struct RunLedger {
         -> RunRecord?
     {
         let pid = getpid()
-        guard let ticks = ProcessFacts.startTicks(pid: pid) else { return nil }
+        // As the handler's install read it, else read now (a test records without install).
+        let installed = scr_process_start_ticks()
+        guard let ticks = installed != 0 ? installed : ProcessFacts.startTicks(pid: pid) else { return nil }
         let oom = ProcessFacts.oomCounter()
         return RunRecord(
             pid: pid, startTicks: ticks, startedMs: Timestamp.now().milliseconds, bootID: bootID,

@@ -126,7 +126,9 @@ struct RunRecord: Equatable, Sendable {
 
     /// A value on one line: a newline in an app name must not start a key of its own.
     private static func oneLine(_ value: String) -> String {
-        String(value.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+        let breaks: (UInt8) -> Bool = { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+        guard value.utf8.contains(where: breaks) else { return value }
+        return String(decoding: value.utf8.map { breaks($0) ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
     }
 }
 
@@ -137,9 +139,11 @@ struct KeyValueLines {
     private var values: [String: String] = [:]
 
     init(_ text: String) {
-        for line in text.split(separator: "\n") {
-            guard let space = line.firstIndex(of: " ") else { continue }
-            values[String(line[..<space])] = String(line[line.index(after: space)...])
+        // Byte-wise: splitting by Character costs grapheme breaking for nothing here.
+        for line in text.utf8.split(separator: UInt8(ascii: "\n")) {
+            guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { continue }
+            values[String(decoding: line[..<space], as: UTF8.self)] =
+                String(decoding: line[line.index(after: space)...], as: UTF8.self)
         }
     }
 
