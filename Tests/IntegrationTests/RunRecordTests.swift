@@ -46,6 +46,17 @@ struct RunRecordTests {
         }
     }
 
+    /// The one report the collector stored (listed as an abnormal exit), as JSON text and decoded.
+    private static func onlyReport(_ collector: CollectorChild) async throws -> (text: String, report: CrashReport) {
+        let reports = try await collector.storedReports()
+        try #require(reports.count == 1, "\(reports)")
+        #expect(reports[0]["kind"] as? String == "abnormal_exit")
+        let id = try #require(reports[0]["id"] as? String)
+        let (status, text) = try await collector.get("/reports/\(id)?format=json")
+        #expect(status == 200)
+        return (text, try ReportDecoding.decode(json: Data(text.utf8)))
+    }
+
     @Test("kill -9: a live sibling is left alone; once it is gone the next launch sends exactly one killed record")
     func killed() async throws {
         let sandbox = try CrashSandbox(binary: binary)
@@ -64,13 +75,7 @@ struct RunRecordTests {
         #expect(ended.signal == SIGKILL)
         let next = try await launch(sandbox, url)
         #expect(next.stdout.contains("crash-test: delivered 1, rejected 0, kept for retry 0"), "\(next.stdout)")
-        let reports = try await collector.storedReports()
-        try #require(reports.count == 1, "\(reports)")
-        #expect(reports[0]["kind"] as? String == "abnormal_exit")
-        let id = try #require(reports[0]["id"] as? String)
-        let (status, text) = try await collector.get("/reports/\(id)?format=json")
-        #expect(status == 200)
-        let report = try ReportDecoding.decode(json: Data(text.utf8))
+        let (text, report) = try await Self.onlyReport(collector)
         #expect(report.schemaVersion == 3)
         #expect(report.abnormalExit?.exitClass == .killed)
         #expect(report.app.name == "crash-test" && !report.app.version.isEmpty)
@@ -180,10 +185,7 @@ struct RunRecordTests {
 
         let next = try await launch(sandbox, url)
         #expect(next.stdout.contains("crash-test: last run abnormal machine_restart, failures 1"), "\(next.stdout)")
-        let reports = try await collector.storedReports()
-        try #require(reports.count == 1)
-        let report = try ReportDecoding.decode(
-            json: Data(try await collector.get("/reports/\(reports[0]["id"] as? String ?? "")?format=json").text.utf8))
+        let report = try await Self.onlyReport(collector).report
         #expect(report.abnormalExit?.exitClass == .machineRestart)
         try await collector.stop()
     }
@@ -217,10 +219,7 @@ struct RunRecordTests {
 
         let next = try await launch(sandbox, url)
         #expect(next.stdout.contains("crash-test: last run abnormal oom_kill, failures 1"), "\(next.stdout)")
-        let reports = try await collector.storedReports()
-        try #require(reports.count == 1)
-        let report = try ReportDecoding.decode(
-            json: Data(try await collector.get("/reports/\(reports[0]["id"] as? String ?? "")?format=json").text.utf8))
+        let report = try await Self.onlyReport(collector).report
         #expect(report.abnormalExit?.exitClass == .oomKill)
         try await collector.stop()
     }
