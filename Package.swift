@@ -148,7 +148,8 @@ let package = Package(
                 "CrashReporterHTTP",
             ]),
         .testTarget(
-            name: "CrashReporterTests", dependencies: ["CrashReporter", "CCrashReporter", "Tracking", "TestSupport"]),
+            name: "CrashReporterTests",
+            dependencies: ["CrashReporter", "CCrashReporter", "CrashReportFormat", "Tracking", "TestSupport"]),
         .testTarget(name: "CrashReportFormatTests", dependencies: ["CrashReportFormat", "TestSupport"]),
         .testTarget(
             name: "CrashSymbolicationTests",

@@ -2,7 +2,8 @@
 //
 // Flow. install.c prepares everything the handler touches and installs this handler with
 // SA_SIGINFO, SA_ONSTACK and SA_NODEFER (it says why). The handler claims the report, arms
-// a watchdog, writes the report (report.c), and hands the signal on.
+// a watchdog, writes the report (report.c), marks the run crashed (run_record.c), and hands
+// the signal on.
 //
 // Faults that are not crashes. A thread that faults while it unwinds itself for a capture
 // (threads.c) jumps back into its capture handler; a thread that faults in guarded code while
@@ -41,20 +42,9 @@ static struct {
     struct sigaction previous_alarm;
 } g_handler;
 
-// Async-signal-safe (sigaction, sigprocmask, tgkill, _exit). Ends the process with `sig` and
-// its default action, whatever state the handler is in.
-static void die_with(int sig) {
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigaction(sig, &dfl, NULL);
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    sigprocmask(SIG_UNBLOCK, &set, NULL);
-    syscall(SYS_tgkill, getpid(), scr_gettid(), sig);
-    _exit(128 + sig); // not reached: the default action of every signal we handle ends the process
-}
+// Async-signal-safe. Ends the process with `sig` and its default action, whatever state the
+// handler is in.
+static void die_with(int sig) { scr_die_of_default(sig); }
 
 // Async-signal-safe. The watchdog: the report took too long.
 static void on_alarm(int sig) {
@@ -86,11 +76,14 @@ void scr_handle_signal(int sig, siginfo_t *info, void *ucontext) {
 
     if (scr_capture_enabled()) {
         scr_report_request request = {.kind = "crash", .sig = sig, .info = info, .ucontext = ucontext};
-        (void)scr_report_write(&request);
+        bool written = scr_report_write(&request) == 0;
+        scr_run_record_mark_crashed(written ? request.id : NULL);
         // The other threads wait in their capture handler. When the signal then ends the process
         // they end with it (waking them first would only slow the end down); a handler before
         // ours, or an ignored signal, may let the process go on, so they go on too.
         if (!scr_chain_ends_process(sig)) scr_threads_release();
+    } else {
+        scr_run_record_mark_crashed(NULL);
     }
 
     alarm(0);

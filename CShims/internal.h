@@ -268,6 +268,8 @@ SCR_HIDDEN uint64_t scr_now_monotonic_ns(void);
 SCR_HIDDEN void scr_sleep_us(uint64_t us);
 SCR_HIDDEN size_t scr_strlcpy(char *dst, const char *src, size_t cap);
 SCR_HIDDEN pid_t scr_gettid(void);
+// Ends the process of `sig` at its default action (restored, unblocked, sent to this thread).
+SCR_HIDDEN __attribute__((noreturn)) void scr_die_of_default(int sig);
 SCR_HIDDEN long scr_read_file(const char *path, char *buf, size_t cap);
 
 #endif

@@ -89,6 +89,12 @@ static void read_distribution(void) {
 // Not async-signal-safe in practice (sysconf; called once at install). When the process
 // started, in CLOCK_BOOTTIME milliseconds: field 22 of /proc/self/stat (start time in clock
 // ticks since boot), counted from the last ')' because the command name may hold spaces.
+static uint64_t g_start_ticks; // field 22 of /proc/self/stat, as read at install
+
+// Async-signal-safe (reads a value set once at install). This process's start in clock ticks
+// since boot, 0 before install or when /proc/self/stat could not be read.
+uint64_t scr_process_start_ticks(void) { return g_start_ticks; }
+
 static uint64_t process_start_ms(void) {
     char buf[1024];
     if (scr_read_file("/proc/self/stat", buf, sizeof buf) <= 0) return scr_now_boottime_ms();
@@ -104,6 +110,7 @@ static uint64_t process_start_ms(void) {
     if (*p < '0' || *p > '9') return scr_now_boottime_ms();
     unsigned long long ticks = 0;
     while (*p >= '0' && *p <= '9') ticks = ticks * 10 + (unsigned long long)(*p++ - '0');
+    g_start_ticks = ticks;
     long hz = sysconf(_SC_CLK_TCK);
     return hz > 0 ? (uint64_t)(ticks * 1000ull / (unsigned long long)hz) : scr_now_boottime_ms();
 }
@@ -151,6 +158,16 @@ int scr_report_prepare(const scr_config *config) {
 
 // Async-signal-safe.
 size_t scr_report_reserved_bytes(void) { return sizeof g_report; }
+
+// Async-signal-safe (reads strings set once at install). The report's `os` member.
+const char *scr_report_os_field(int which) {
+    switch (which) {
+    case 0: return g_report.os_name;
+    case 1: return g_report.os_release;
+    case 2: return g_report.os_machine;
+    default: return g_report.os_distribution;
+    }
+}
 
 // Async-signal-safe: getrandom(2) without blocking, time and thread id as a fallback.
 static void make_report_id(char out[37]) {

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +51,21 @@ size_t scr_strlcpy(char *dst, const char *src, size_t cap) {
 
 // Async-signal-safe (a raw system call).
 pid_t scr_gettid(void) { return (pid_t)syscall(SYS_gettid); }
+
+// Async-signal-safe (sigaction, sigprocmask, tgkill, _exit). Restores the default action of
+// `sig`, unblocks it and sends it to this thread: the process ends as if nothing had handled it.
+void scr_die_of_default(int sig) {
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, &dfl, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    syscall(SYS_tgkill, getpid(), scr_gettid(), sig);
+    _exit(128 + sig); // not reached: the default action of every signal passed here ends the process
+}
 
 // Async-signal-safe (open, read, close). Reads at most `cap` - 1 bytes of `path` into `buf`
 // and terminates them; returns the length, or -1 when the file cannot be read.

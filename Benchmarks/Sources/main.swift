@@ -27,6 +27,10 @@ if arguments.contains("--watch-only") {
     ).forEach { print($0) }
     exit(0)
 }
+if arguments.contains("--runs-only") {
+    try RunRecordBenchmark.run(binary: crashTest, runs: quick ? 5 : 40).forEach { print($0) }
+    exit(0)
+}
 if arguments.contains("--logging-only") {
     LoggingBenchmark.run().forEach { print($0) }
     exit(0)
@@ -52,6 +56,8 @@ guard let report = CrashBenchmark.keptReport else {
 }
 print("\n## start()\n")
 try StartBenchmark.run(binary: crashTest, runs: quick ? 5 : 30, report: report).forEach { print($0) }
+print("\n## Run records\n")
+try RunRecordBenchmark.run(binary: crashTest, runs: quick ? 5 : 40).forEach { print($0) }
 print("\n## Symbolication\n")
 let deep = FileManager.default.temporaryDirectory.appendingPathComponent("bench-deep-\(getpid()).crash")
 _ = try CrashBenchmark.crashOnce(

@@ -185,6 +185,27 @@ long scr_json_write_string(char *buffer, size_t capacity, const char *bytes, siz
 /// after install), though it only reads.
 uint64_t scr_chained_signal_mask(void);
 
+/// The `os` member of this process's reports, as `scr_install` read it: 0 name, 1 release,
+/// 2 machine, 3 distribution (empty strings before install). Async-signal-safe.
+const char *scr_report_os_field(int which);
+
+/// This process's start in clock ticks since boot (field 22 of `/proc/self/stat`), as
+/// `scr_install` read it; 0 before. Async-signal-safe.
+uint64_t scr_process_start_ticks(void);
+
+/// The run record (run_record.c): the width of its first line, the state, which is overwritten
+/// in place (8 bytes of state padded with spaces, 36 of report id or dashes, a newline).
+#define SCR_RUN_STATE_LINE 45
+
+/// Hands over the descriptor of this run's record (opened read-write by start()) and arms the
+/// clean-end marks: atexit, and SIGTERM/SIGINT where their action is the default. Returns 0,
+/// or -1 when already armed. Not async-signal-safe.
+int scr_run_record_arm(int fd);
+/// Marks the run crashed, with the report id (36 characters) or NULL. Async-signal-safe.
+void scr_run_record_mark_crashed(const char *id);
+/// Marks the run ended cleanly. Async-signal-safe.
+void scr_run_record_mark_exited(void);
+
 /// Bytes reserved by `scr_install` (ring, deflate arena, buffers, image table, thread slots,
 /// alternate stack of the installing thread). Async-signal-safe.
 size_t scr_reserved_bytes(void);

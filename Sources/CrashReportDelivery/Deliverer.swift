@@ -113,6 +113,8 @@ package struct Deliverer: Sendable {
             }
         }
         endPass(&book, &summary, at: passTime)
+        // The runs' sessions ride the same pass, unless the server just failed or asked to wait.
+        if pausedUntil == nil, !stop(), isAllowed() { deliverSessions() }
         return summary
     }
 }

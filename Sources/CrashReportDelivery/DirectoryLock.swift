@@ -8,10 +8,17 @@ package final class DirectoryLock: Sendable {
 
     /// Takes the lock, or returns nil when another process holds it (or the file cannot be
     /// opened: then nobody can deliver from this directory anyway).
-    package init?(stateDirectory: String) {
-        let descriptor = open(stateDirectory + "/delivery.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    package convenience init?(stateDirectory: String) {
+        self.init(path: stateDirectory + "/delivery.lock", wait: false)
+    }
+
+    /// Takes an exclusive lock on the file at `path` (created when missing): at once or nil,
+    /// or with `wait`, once the holder lets go (for locks held a moment only, as the run
+    /// records' `runs/settle.lock`).
+    package init?(path: String, wait: Bool) {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return nil }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard flock(descriptor, wait ? LOCK_EX : LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)
             return nil
         }

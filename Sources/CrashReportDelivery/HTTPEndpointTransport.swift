@@ -30,6 +30,10 @@ package struct HTTPEndpointTransport: ReportTransport {
             url: url, method: "POST",
             headers: headers,
             body: report.fileData, timeout: .seconds(timeout))
-        return DeliveryOutcome(sending: request, with: client)
+        return post(request)
+    }
+
+    func post(_ request: HTTPRequest) -> DeliveryOutcome {
+        DeliveryOutcome(sending: request, with: client)
     }
 }

@@ -117,8 +117,8 @@ package struct ReportStore: Sendable {
         for path in Self.reports(in: withheld) { _ = try? FileSystem.remove(path) }
         let names = (try? FileSystem.contentsOfDirectory(pending)) ?? []
         for name in names
-        where name.hasSuffix(".crash") || name.hasSuffix(".delivery") || Self.isTemporary(name)
-            || name.contains(Self.failedMarker)
+        where name.hasSuffix(".crash") || name.hasSuffix(".delivery") || name.hasSuffix(".session")
+            || Self.isTemporary(name) || name.contains(Self.failedMarker)
         {
             _ = try? FileSystem.remove(pending + "/" + name)
         }

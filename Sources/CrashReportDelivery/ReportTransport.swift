@@ -1,4 +1,5 @@
 import CrashReportFormat
+import CrashReportSentry
 
 /// One report to send: the file as written, its decoded form and, when the binary was on
 /// disk, its symbols.
@@ -31,4 +32,13 @@ package protocol ReportTransport: Sendable {
     /// Sends the report, blocking the calling thread (the delivery worker's own) until the
     /// server answers or the transport's timeout passes.
     func send(_ report: OutgoingReport) -> DeliveryOutcome
+    /// Sends release-health sessions (docs/runs.md), blocking like `send`.
+    func send(sessions: [SentrySession]) -> DeliveryOutcome
+}
+
+extension ReportTransport {
+    /// A transport that carries no sessions takes them as delivered: they are dropped.
+    package func send(sessions: [SentrySession]) -> DeliveryOutcome {
+        .response(status: 204, retryAfter: nil, reason: "this transport carries no sessions")
+    }
 }

@@ -58,6 +58,11 @@ package struct SentryTransport: ReportTransport {
             // A report that cannot be expressed as an event is a verdict on the report.
             return .response(status: 400, retryAfter: nil, reason: "cannot build the Sentry envelope: \(error)")
         }
+        return post(envelope: body)
+    }
+
+    /// POSTs a gzip-compressed envelope with the DSN's auth header.
+    func post(envelope body: [UInt8]) -> DeliveryOutcome {
         let request = HTTPRequest(
             url: envelopeURL, method: "POST",
             headers: [

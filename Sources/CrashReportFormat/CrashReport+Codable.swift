@@ -1,4 +1,4 @@
-// Reading and writing both schema versions. Version 1 has no `kind`, `snapshot` or `threads`:
+// Reading and writing the schema versions (version 3 adds the abnormal_exit kind and member). Version 1 has no `kind`, `snapshot` or `threads`:
 // it is a crash, and its one thread is the crashing one. Version 2 must say its kind and list
 // its threads, and `crash` is there exactly when the kind is `crash` (docs/report-schema.md).
 
@@ -19,6 +19,7 @@ extension CrashReport {
             self.crash = crash
             kind = .crash
             snapshot = nil
+            abnormalExit = nil
             threads = [CapturedThread(crashing: crash)]
             threadsTotal = 1
             threadsOmitted = 0
@@ -27,6 +28,7 @@ extension CrashReport {
         kind = try container.decode(Kind.self, forKey: .kind)
         crash = try container.decodeIfPresent(Crash.self, forKey: .crash)
         snapshot = try container.decodeIfPresent(Snapshot.self, forKey: .snapshot)
+        abnormalExit = try container.decodeIfPresent(AbnormalExit.self, forKey: .abnormalExit)
         threads = try container.decode([CapturedThread].self, forKey: .threads)
         threadsOmitted = try container.decodeIfPresent(Int.self, forKey: .threadsOmitted) ?? 0
         threadsTotal = try container.decodeIfPresent(Int.self, forKey: .threadsTotal) ?? threads.count + threadsOmitted
@@ -39,12 +41,26 @@ extension CrashReport {
             .dataCorrupted(.init(codingPath: container.codingPath + [key], debugDescription: message))
         }
         let isCrash = kind == .crash
+        let isAbnormal = kind == .abnormalExit
+        if isAbnormal && schemaVersion < 3 {
+            throw fail(.kind, "an abnormal_exit report has schema version 3 or later")
+        }
         if isCrash != (crash != nil) {
             throw fail(.crash, isCrash ? "a crash report has a crash" : "a \(kind.rawValue) report has crash null")
         }
-        if isCrash == (snapshot != nil) {
+        let wantsSnapshot = !isCrash && !isAbnormal
+        if wantsSnapshot != (snapshot != nil) {
             throw fail(
-                .snapshot, isCrash ? "a crash report has snapshot null" : "a \(kind.rawValue) report has a snapshot")
+                .snapshot,
+                wantsSnapshot
+                    ? "a \(kind.rawValue) report has a snapshot" : "a \(kind.rawValue) report has snapshot null")
+        }
+        if isAbnormal != (abnormalExit != nil) {
+            throw fail(
+                .abnormalExit,
+                isAbnormal
+                    ? "an abnormal_exit report has an abnormal_exit"
+                    : "a \(kind.rawValue) report has abnormal_exit null or no abnormal_exit")
         }
         let crashed = threads.indices.filter { threads[$0].crashed }
         if isCrash, crashed != [0] {
@@ -79,5 +95,8 @@ extension CrashReport {
         try container.encode(threads, forKey: .threads)
         try container.encode(threadsTotal, forKey: .threadsTotal)
         try container.encode(threadsOmitted, forKey: .threadsOmitted)
+        // Version 3 has the member in every report, null unless the kind is abnormal_exit.
+        guard schemaVersion >= 3 else { return }
+        try container.encode(abnormalExit, forKey: .abnormalExit)
     }
 }

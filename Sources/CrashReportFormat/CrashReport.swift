@@ -1,4 +1,5 @@
-/// A report: a crash, or a snapshot or hang of a process that went on (schema versions 1 and 2;
+/// A report: a crash, a snapshot or hang of a process that went on, or the abnormal exit of an
+/// earlier run (schema versions 1 to 3;
 /// docs/report-schema.md, docs/report.schema.json).
 ///
 /// Read one with ``ReportDecoding``; it validates the JSON against the schema before decoding,
@@ -6,9 +7,11 @@
 /// crash whose ``threads`` is the crashing thread alone, built from ``crash``.
 public struct CrashReport: Codable, Sendable, Equatable {
     /// The newest schema version this reader knows; it reads every version from 1 to this one.
-    public static let supportedSchemaVersion = 2
+    public static let supportedSchemaVersion = 3
+    /// The version the crash handler writes: a crash, snapshot or hang needs nothing of version 3.
+    public static let handlerSchemaVersion = 2
 
-    /// The version of the file the report was read from (1 or 2); the JSON renderer writes
+    /// The version of the file the report was read from (1 to 3); the JSON renderer writes
     /// that version's shape back.
     public var schemaVersion: Int
     /// Crash, snapshot or hang.
@@ -27,6 +30,8 @@ public struct CrashReport: Codable, Sendable, Equatable {
     public var crash: Crash?
     /// Why the report was written, for a snapshot or a hang; nil for a crash.
     public var snapshot: Snapshot?
+    /// How the run ended, for an abnormal exit (version 3); nil otherwise.
+    public var abnormalExit: AbnormalExit?
     /// The threads captured: for a crash the crashing thread first, then the others by id.
     public var threads: [CapturedThread]
     /// How many threads the process had, the crashing one included.
@@ -39,10 +44,10 @@ public struct CrashReport: Codable, Sendable, Equatable {
     /// A report. `threads` defaults to the crashing thread alone (built from `crash`), and
     /// `threadsTotal` to the number of threads given plus `threadsOmitted`.
     public init(
-        schemaVersion: Int = CrashReport.supportedSchemaVersion, kind: Kind = .crash, reportID: String,
+        schemaVersion: Int = CrashReport.handlerSchemaVersion, kind: Kind = .crash, reportID: String,
         timestamp: String, timestampMs: Int64, uptimeMs: Int64, app: App, os: OperatingSystem, crash: Crash?,
-        snapshot: Snapshot? = nil, threads: [CapturedThread]? = nil, threadsTotal: Int? = nil,
-        threadsOmitted: Int = 0, images: [Image], breadcrumbs: Breadcrumbs
+        snapshot: Snapshot? = nil, abnormalExit: AbnormalExit? = nil, threads: [CapturedThread]? = nil,
+        threadsTotal: Int? = nil, threadsOmitted: Int = 0, images: [Image], breadcrumbs: Breadcrumbs
     ) {
         self.schemaVersion = schemaVersion
         self.kind = kind
@@ -54,6 +59,7 @@ public struct CrashReport: Codable, Sendable, Equatable {
         self.os = os
         self.crash = crash
         self.snapshot = snapshot
+        self.abnormalExit = abnormalExit
         self.threads = threads ?? crash.map { [CapturedThread(crashing: $0)] } ?? []
         self.threadsOmitted = threadsOmitted
         self.threadsTotal = threadsTotal ?? self.threads.count + threadsOmitted
@@ -69,6 +75,7 @@ public struct CrashReport: Codable, Sendable, Equatable {
         case timestampMs = "timestamp_ms"
         case uptimeMs = "uptime_ms"
         case app, os, crash, snapshot, threads
+        case abnormalExit = "abnormal_exit"
         case threadsTotal = "threads_total"
         case threadsOmitted = "threads_omitted"
         case images, breadcrumbs

@@ -15,7 +15,8 @@
 ///
 /// Snapshots and hangs have no signal and their stacks are wherever each thread happened to
 /// be, so theirs is the kind and what names the occasion: `snapshot | <reason>`,
-/// `hang | <late heartbeat's name>` (the reason when the hang names no heartbeat).
+/// `hang | <late heartbeat's name>` (the reason when the hang names no heartbeat). An abnormal
+/// exit's is its kind and class: `abnormal_exit | oom_kill`.
 public struct CrashSignature: Hashable, Sendable, CustomStringConvertible {
     /// The signal's name (`SIGSEGV`), or the report's kind (`snapshot`, `hang`).
     public var signal: String
@@ -48,7 +49,7 @@ public struct CrashSignature: Hashable, Sendable, CustomStringConvertible {
         kind = report.kind
         guard let crash = report.crash else {
             signal = report.kind.rawValue
-            let reason = report.snapshot?.reason ?? ""
+            let reason = report.snapshot?.reason ?? report.abnormalExit?.exitClass.rawValue ?? ""
             let name = report.kind == .hang ? report.snapshot?.heartbeat?.name ?? reason : reason
             frames = name.isEmpty ? [] : [name]
             message = nil

@@ -8,13 +8,17 @@ extension CrashReport {
         case snapshot
         /// A heartbeat was late: the watchdog captured every thread's stack; the process went on.
         case hang
+        /// A run that ended without exiting and without a crash report (killed, out of memory,
+        /// machine restart), written by the next launch: no stack (schema version 3).
+        case abnormalExit = "abnormal_exit"
 
-        /// `Crash`, `Snapshot`, `Hang`: how a title names the report.
+        /// `Crash`, `Snapshot`, `Hang`, `Abnormal exit`: how a title names the report.
         public var title: String {
             switch self {
             case .crash: "Crash"
             case .snapshot: "Snapshot"
             case .hang: "Hang"
+            case .abnormalExit: "Abnormal exit"
             }
         }
     }

@@ -2,14 +2,14 @@
 // Keep it identical to docs/report.schema.json: ReportSchemaTests compares the two byte for byte.
 // To update it, paste the file between the raw-string delimiters below.
 
-/// docs/report.schema.json (JSON Schema 2020-12), the contract for schema versions 1 and 2.
+/// docs/report.schema.json (JSON Schema 2020-12), the contract for schema versions 1 to 3.
 public enum ReportSchema {
     /// The schema's JSON text, exactly as in docs/report.schema.json.
     public static let json: String = #"""
         {
           "$schema": "https://json-schema.org/draft/2020-12/schema",
           "$id": "https://swift-crash-reporter.invalid/report.schema.json",
-          "title": "swift-crash-reporter report, schema versions 1 and 2",
+          "title": "swift-crash-reporter report, schema versions 1 to 3",
           "type": "object",
           "required": [
             "schema_version",
@@ -29,7 +29,8 @@ public enum ReportSchema {
               "type": "integer",
               "enum": [
                 1,
-                2
+                2,
+                3
               ]
             },
             "kind": {
@@ -37,7 +38,8 @@ public enum ReportSchema {
               "enum": [
                 "crash",
                 "snapshot",
-                "hang"
+                "hang",
+                "abnormal_exit"
               ]
             },
             "report_id": {
@@ -263,6 +265,31 @@ public enum ReportSchema {
                       "minimum": 0
                     }
                   }
+                }
+              }
+            },
+            "abnormal_exit": {
+              "type": [
+                "object",
+                "null"
+              ],
+              "required": [
+                "class",
+                "run_started_ms"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "class": {
+                  "type": "string",
+                  "enum": [
+                    "oom_kill",
+                    "machine_restart",
+                    "killed"
+                  ]
+                },
+                "run_started_ms": {
+                  "type": "integer",
+                  "minimum": 0
                 }
               }
             },

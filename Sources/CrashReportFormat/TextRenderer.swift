@@ -32,6 +32,8 @@ public struct TextRenderer: Sendable {
             sections.append(cause(crash))
         } else if let snapshot = report.snapshot {
             sections.append(occasion(report.kind, snapshot))
+        } else if let abnormal = report.abnormalExit {
+            sections.append("The run ended abnormally: \(abnormal.exitClass.rawValue), \(abnormal.exitClass.summary).")
         }
         sections.append(contentsOf: threads(report))
         if let crash = report.crash {

@@ -82,7 +82,7 @@ public enum SentryEnvelope {
         var sdk: SentryEvent.SDK
     }
 
-    private struct ItemHeader: Encodable {
+    struct ItemHeader: Encodable {
         var type: String
         var length: Int
     }

@@ -166,6 +166,7 @@ extension SentryEvent {
         var occasion: (message: Message?, tags: [String: String]?) = (nil, nil)
         if report.crash == nil {
             occasion = (Message(formatted: Self.occasion(report)), ["report_kind": report.kind.rawValue])
+            if let abnormal = report.abnormalExit { occasion.tags?["exit_class"] = abnormal.exitClass.rawValue }
         }
         self.init(
             event_id: eventID,
@@ -198,11 +199,11 @@ extension SentryEvent {
         return signature.hasNames ? signature.parts : nil
     }
 
-    /// `fatal` for a crash, `error` for a hang, `warning` for a snapshot.
+    /// `fatal` for a crash, `error` for a hang or an abnormal exit, `warning` for a snapshot.
     static func level(_ kind: CrashReport.Kind) -> String {
         switch kind {
         case .crash: "fatal"
-        case .hang: "error"
+        case .hang, .abnormalExit: "error"
         case .snapshot: "warning"
         }
     }

@@ -26,6 +26,7 @@ public enum CrashReporter {
     }
 
     private static let state = Lock<Status?>(nil)
+    private static let previousRun = Lock<LastRun?>(nil)
     private static let worker = Lock<Delivery?>(nil)
     /// What delivery needs, kept by `start` for `startDelivery()`.
     private static let deliveryConfiguration = Lock<ResolvedConfiguration?>(nil)
@@ -39,6 +40,12 @@ public enum CrashReporter {
 
     /// The status of the last `start`, nil before.
     public static var status: Status? { state.withLock { $0 } }
+
+    /// How the previous run of this service (in this state directory) ended, as `start` found
+    /// it: clean, crashed (with its report's id) or abnormal (killed, out of memory, machine
+    /// restart), and how many runs in a row failed. Nil before `start`, on the first run ever,
+    /// when crash reporting is opted out, and with `Options.recordRuns` off (docs/runs.md).
+    public static var lastRun: LastRun? { previousRun.withLock { $0 } }
 
     /// Arms the crash handlers. Fast (no report is read or sent here) and safe to call before
     /// anything else. `environment` fills in what `options` leaves out (docs/configuration.md);
@@ -61,6 +68,7 @@ public enum CrashReporter {
             guard CrashReportingConsent.isEnabled(stateDirectory: config.stateDirectory, environment: environment)
             else {
                 store.deletePending()
+                RunLedger(stateDirectory: config.stateDirectory).forget()
                 notes.append(("crash reporting is opted out: no handler installed, pending reports deleted", .info))
                 let status = Status.optedOut(stateDirectory: config.stateDirectory)
                 current = status
@@ -79,6 +87,7 @@ public enum CrashReporter {
             // With a destination the delivery passes keep the bounds; without one, start does.
             if config.delivery.destination == nil { Retention.applyLocked(to: store, limits: config.delivery.limits) }
             try install(config)
+            if config.recordRuns { recordRun(config) }
             notes += chainedHandlerNotes()
             TestFault.arm(environment["CRASH_REPORTER_TEST_FAULT"])
             TrackingSystem.setBreadcrumbSink(breadcrumbSink)
@@ -148,9 +157,10 @@ public enum CrashReporter {
         let store = ReportStore(stateDirectory: stateDirectory, keepDelivered: config.keepDelivered)
         // Nothing pending, nothing to do this launch: no thread is started, which keeps `start`
         // short in the common case. A crash of this process is delivered at the next launch.
-        guard store.hasPendingReports || CapBook.hasSummaryWaiting(stateDirectory: stateDirectory) else {
-            return .nothingPending
-        }
+        guard
+            store.hasPendingReports || store.hasPendingSessions
+                || CapBook.hasSummaryWaiting(stateDirectory: stateDirectory)
+        else { return .nothingPending }
         var deliverer = Deliverer(
             store: store,
             transport: transport,
@@ -164,6 +174,17 @@ public enum CrashReporter {
         let delivery = DeliveryWorker(deliverer: deliverer)
         try delivery.start()
         return .running(delivery)
+    }
+
+    /// Settles the runs of earlier processes (docs/runs.md) and records this one.
+    private static func recordRun(_ config: ResolvedConfiguration) {
+        let ledger = RunLedger(stateDirectory: config.stateDirectory)
+        let last = ledger.settle(sessions: { Transports.make(config) != nil }) { bootID in
+            RunLedger.thisRun(
+                bootID: bootID, app: config.appName, version: config.appVersion, build: config.appBuild,
+                environment: config.environmentName)
+        }
+        previousRun.withLock { $0 = last }
     }
 
     /// Whether the snapshot signal asked for is in place, as a note when it is not.

@@ -19,7 +19,7 @@ public enum CrashReportingConsent {
         CrashReportingChoice.stored(stateDirectory: stateDirectory)
     }
 
-    /// Stores the choice. Opting out deletes every pending report and, in a running service,
+    /// Stores the choice. Opting out deletes every pending report and the run records and, in a running service,
     /// stops capture at once. Throws `CrashReporterError` when the choice cannot be stored.
     public static func set(enabled: Bool, stateDirectory: String) throws {
         do throws(FileError) {
@@ -29,6 +29,7 @@ public enum CrashReportingConsent {
         }
         if !enabled {
             ReportStore(stateDirectory: stateDirectory).deletePending()
+            RunLedger(stateDirectory: stateDirectory).forget()
             if CrashReporter.status == .capturing(stateDirectory: stateDirectory) { CrashReporter.stopCapture() }
         }
     }

@@ -58,6 +58,10 @@ public struct Options: Sendable {
     /// Days `delivered/`, `rejected/` and `withheld/` keep a report (`CRASH_REPORTER_KEEP_DAYS`,
     /// 30 when nil; 0: no bound).
     public var keepDays: Double?
+    /// Whether `start` records the run, so that the next launch knows how it ended
+    /// (`CrashReporter.lastRun`, abnormal-exit reports, sessions; docs/runs.md). On by default;
+    /// `CRASH_REPORTER_RUN_RECORDS=0` turns it off too.
+    public var recordRuns: Bool
 
     public init(
         appName: String? = nil,
@@ -80,7 +84,8 @@ public struct Options: Sendable {
         capWindow: Double? = nil,
         maxPendingReports: Int? = nil,
         maxPendingBytes: Int? = nil,
-        keepDays: Double? = nil
+        keepDays: Double? = nil,
+        recordRuns: Bool = true
     ) {
         self.appName = appName
         self.appVersion = appVersion
@@ -103,6 +108,7 @@ public struct Options: Sendable {
         self.maxPendingReports = maxPendingReports
         self.maxPendingBytes = maxPendingBytes
         self.keepDays = keepDays
+        self.recordRuns = recordRuns
     }
 }
 

@@ -20,6 +20,7 @@ struct ResolvedConfiguration: Sendable {
     var threadCaptureTimeoutMs: Int
     var snapshotSignal: SnapshotSignal
     var hangTimeoutMs: Int
+    var recordRuns: Bool
 
     var pendingDirectory: String { StateDirectory.pending(stateDirectory) }
 
@@ -78,6 +79,7 @@ struct ResolvedConfiguration: Sendable {
             hangTimeout, in: 100...3_600_000,
             name: options.hangTimeout == nil ? "CRASH_REPORTER_HANG_TIMEOUT_SECONDS" : "hangTimeout",
             range: "100 ms and 1 h")
+        recordRuns = options.recordRuns && environment["CRASH_REPORTER_RUN_RECORDS"] != "0"
         if let signal = options.snapshotSignal {
             snapshotSignal = signal
         } else {

@@ -9,6 +9,9 @@ final class Collector: Sendable {
     /// Stored reports symbolicated with this machine's binaries, made once per report.
     let views: SymbolicatedViews
     let sentryEvents: SentryEventStore
+    /// Session updates: from Sentry envelopes, and from `POST /api/sessions`.
+    let sentrySessions: SentryEventStore
+    let sessions: SentryEventStore
     let events: EventStore
     let faults: FaultInjection
     let limiters: Lock<(perKey: RateLimiter, perInstall: RateLimiter)>
@@ -24,6 +27,8 @@ final class Collector: Sendable {
         reports = try CollectorReportStore(dataDirectory: configuration.dataDirectory, symbolicator: symbolicator)
         views = SymbolicatedViews(symbolicator: symbolicator)
         sentryEvents = try SentryEventStore(dataDirectory: configuration.dataDirectory)
+        sentrySessions = try SentryEventStore(dataDirectory: configuration.dataDirectory, folder: "sessions-sentry")
+        sessions = try SentryEventStore(dataDirectory: configuration.dataDirectory, folder: "sessions")
         events = try EventStore(dataDirectory: configuration.dataDirectory)
         faults = FaultInjection(configuration.failNext)
         limiters = Lock(

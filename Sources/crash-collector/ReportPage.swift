@@ -30,6 +30,9 @@ enum ReportPage {
             html += crash.thread.name.isEmpty ? "" : " “\(HTMLPage.escape(crash.thread.name))”"
             html += "</p>\n" + StackTable.render(crash.frames, crash.stackLines, symbols: symbols.crash, in: report)
             shownThread = report.threads.firstIndex { $0.crashed }
+        } else if let abnormal = report.abnormalExit {
+            html += "<h2>The abnormal exit</h2>\n<div class=\"message\">\(abnormal.exitClass.rawValue): "
+            html += "\(HTMLPage.escape(abnormal.exitClass.summary))</div>\n"
         } else if let snapshot = report.snapshot {
             html += "<h2>\(report.kind == .hang ? "The hang" : "The snapshot")</h2>\n"
             if !snapshot.reason.isEmpty { html += "<div class=\"message\">\(HTMLPage.escape(snapshot.reason))</div>\n" }

@@ -28,6 +28,7 @@ extension Collector {
                     405, "method \(request.method) not allowed on \(path)", headers: [("Allow", "GET, HEAD, POST")])
             }
         }
+        if segments == ["api", "sessions"] { return only("POST") { receiveSessions(request) } }
         if segments == ["api", "groups"] { return only("GET") { listGroups() } }
         if segments == ["api", "events"] { return only("GET") { eventCounts() } }
         if segments.count == 2, segments[0] == "reports", !segments[1].isEmpty {

@@ -31,6 +31,16 @@ extension Collector {
         }
         var eventIDs: [String] = []
         var toStore: [(Data, String)] = []
+        var sessionsToStore: [(Data, String)] = []
+        for (index, item) in envelope.items.enumerated() where item.header["type"]?.stringValue == "session" {
+            guard let session = try? JSON.parse(item.payload) else {
+                return sentryError(400, "invalid envelope: item \(index): the session is not JSON")
+            }
+            switch SessionValidation.check(session) {
+            case .success(let sid): sessionsToStore.append((item.payload, sid))
+            case .failure(let reason): return sentryError(400, "invalid envelope: item \(index): \(reason)")
+            }
+        }
         for (index, item) in envelope.items.enumerated() where item.header["type"]?.stringValue == "event" {
             guard let event = (try? JSON.parse(item.payload))?.objectValue else {
                 return sentryError(400, "invalid envelope: item \(index): the event is not a JSON object")
@@ -49,6 +59,9 @@ extension Collector {
         do {
             for (payload, id) in toStore {
                 if try sentryEvents.store(payload, eventID: id) { Log.info("stored Sentry event \(id)") }
+            }
+            for (payload, sid) in sessionsToStore {
+                if try sentrySessions.store(payload, eventID: sid) { Log.info("stored Sentry session \(sid)") }
             }
         } catch {
             Log.error("cannot store a Sentry event: \(error)")

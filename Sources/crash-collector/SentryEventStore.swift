@@ -1,13 +1,15 @@
 import CrashReporterSupport
 import Foundation
 
-/// Sentry events as `DATA/events-sentry/<event_id>.json`, one file per event id.
+/// Sentry events as `DATA/events-sentry/<event_id>.json`, one file per event id; the same for
+/// sessions in `sessions-sentry/` (from envelopes) and `sessions/` (from `POST /api/sessions`),
+/// one file per session id.
 final class SentryEventStore: Sendable {
     let directory: String
     private let count = Lock(0)
 
-    init(dataDirectory: String) throws(FileError) {
-        directory = dataDirectory + "/events-sentry"
+    init(dataDirectory: String, folder: String = "events-sentry") throws(FileError) {
+        directory = dataDirectory + "/" + folder
         try DataDirectory.create(directory)
         DataDirectory.removeStaleTemporaryFiles(in: directory)
         let names = (try? FileSystem.contentsOfDirectory(directory)) ?? []

@@ -35,6 +35,7 @@ final class SignatureCache: Sendable {
         var parts = [report.kind.rawValue, report.crash?.signal.name ?? "", report.crash?.message ?? ""]
         parts.append(report.snapshot?.reason ?? "")
         parts.append(report.snapshot?.heartbeat?.name ?? "")
+        parts.append(report.abnormalExit?.exitClass.rawValue ?? "")
         for frame in report.crash?.frames ?? [] {
             guard let image = report.image(of: frame), let offset = image.offset(of: frame.lookupAddress) else {
                 parts.append("?")

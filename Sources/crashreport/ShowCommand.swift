@@ -8,7 +8,7 @@ struct ShowCommand: ToolSubcommand {
         commandName: "show",
         abstract: "Print one crash report.",
         discussion: """
-            The report is validated against its schema version (1 or 2) first; a damaged or foreign file is refused \
+            The report is validated against its schema version (1 to 3) first; a damaged or foreign file is refused \
             with a one-line reason. Frames are symbolicated when the binary with the same build id is on \
             this machine.
             """)

@@ -207,20 +207,20 @@ struct DamagedInputTests {
     }
 
     @Test func unsupportedSchemaVersion() throws {
-        let v3 = ReportFixture.validV2(setting: "/schema_version", to: 3)
-        #expect(throws: ReportError.unsupportedSchemaVersion(3)) {
-            try ReportDecoding.decode(gzipData: try ReportFixture.gzip(v3))
+        let v4 = ReportFixture.validV2(setting: "/schema_version", to: 4)
+        #expect(throws: ReportError.unsupportedSchemaVersion(4)) {
+            try ReportDecoding.decode(gzipData: try ReportFixture.gzip(v4))
         }
-        // Checked before the rest: a version 3 report may look nothing like version 2.
-        #expect(throws: ReportError.unsupportedSchemaVersion(3)) {
-            try ReportDecoding.decode(json: Data(#"{"schema_version": 3, "something": "else"}"#.utf8))
+        // Checked before the rest: a version 4 report may look nothing like version 3.
+        #expect(throws: ReportError.unsupportedSchemaVersion(4)) {
+            try ReportDecoding.decode(json: Data(#"{"schema_version": 4, "something": "else"}"#.utf8))
         }
         #expect(throws: ReportError.unsupportedSchemaVersion(0)) {
             try ReportDecoding.decode(json: Data(#"{"schema_version": 0}"#.utf8))
         }
         #expect(
-            ReportError.unsupportedSchemaVersion(3).description
-                == "unsupported schema version 3 (this reader knows versions 1 and 2)")
+            ReportError.unsupportedSchemaVersion(4).description
+                == "unsupported schema version 4 (this reader knows versions 1 to 3)")
     }
 
     @Test func missingMember() throws {

@@ -155,12 +155,12 @@ struct CommandRunTests {
     }
 
     @Test func otherVersionsAreRefused() throws {
-        let v3 = ReportFixture.validV2(setting: "/schema_version", to: 3)
-        let url = try Self.temporaryFile(try ReportFixture.gzip(v3))
+        let v4 = ReportFixture.validV2(setting: "/schema_version", to: 4)
+        let url = try Self.temporaryFile(try ReportFixture.gzip(v4))
         defer { try? FileManager.default.removeItem(at: url) }
         let run = Self.run(["show", url.path])
         #expect(run.status == 1)
-        #expect(run.errors == "Error: \(url.path): unsupported schema version 3 (this reader knows versions 1 and 2)\n")
+        #expect(run.errors == "Error: \(url.path): unsupported schema version 4 (this reader knows versions 1 to 3)\n")
     }
 
     @Test func missingFileNamesItOnce() {

@@ -146,6 +146,23 @@ public enum ReportFixture {
         return report
     }
 
+    /// A valid schema-version-3 abnormal exit: the run was killed by the OOM killer after 42 s.
+    public static func abnormalExit(_ exitClass: String = "oom_kill") -> [String: Any] {
+        var report = validV2()
+        report["schema_version"] = 3
+        report["kind"] = "abnormal_exit"
+        report["crash"] = NSNull()
+        report["snapshot"] = NSNull()
+        report["abnormal_exit"] = ["class": exitClass, "run_started_ms": crashTime - 42_000] as [String: Any]
+        report["uptime_ms"] = 42_000
+        report["threads"] = [Any]()
+        report["threads_total"] = 0
+        report["threads_omitted"] = 0
+        report["images"] = [Any]()
+        report["breadcrumbs"] = ["capacity": 0, "torn": 0, "items": [Any]()] as [String: Any]
+        return report
+    }
+
     /// `valid()` with the value at a JSON pointer replaced, or removed when `value` is nil.
     public static func valid(setting pointer: String, to value: Any?) -> [String: Any] {
         replacing(valid(), pointer, with: value)

@@ -13,6 +13,7 @@ let usage = """
            crash-test serve SECONDS
            crash-test threads N [--blocked] [KIND]
            crash-test hang SECONDS
+           crash-test oom
            crash-test dlopen-crash LIBRARY
            crash-test track NAME [KEY=VALUE...]
            crash-test consent crash-reporting on|off
@@ -27,7 +28,8 @@ let usage = """
     N named threads in different waits (--blocked: one more with every signal blocked), then
     crashes by KIND (segfault). hang blocks a heartbeat's thread on a lock held for good and
     exits after SECONDS. dlopen-crash opens LIBRARY (Examples/CrashTest/Library) after start
-    and crashes inside it. kill -QUIT asks a running crash-test for a snapshot.
+    and crashes inside it. kill -QUIT asks a running crash-test for a snapshot. oom allocates
+    and touches memory until the kernel kills it (run it in a memory cgroup with a limit).
 
     ENVIRONMENT
       CRASH_REPORTER_DIR           the state directory (else the platform's default)
@@ -40,13 +42,16 @@ let usage = """
       CRASH_TEST_TICK_MS           serve's heartbeat interval in milliseconds (default 1000)
       CRASH_TEST_BREADCRUMBS       breadcrumbs recorded before the crash (default 5)
       CRASH_TEST_PREVIOUS_HANDLER  1: install a SIGSEGV/SIGABRT handler of our own first
-      CRASH_TEST_TIMING            1: print how long start() took and the memory it reserved
+      CRASH_TEST_TIMING            1: print how long start() took (wall clock, and this thread's
+                                   CPU time) and the memory it reserved
+      CRASH_TEST_LAST_RUN          1: print how the previous run ended (CrashReporter.lastRun)
       CRASH_TEST_PARK_ALL_SLEEPING 1: threads parks every thread in a sleep (the benchmark)
       CRASH_TEST_EXTRA_THREAD_NAME threads starts one more thread with this name (privacy tests)
       CRASH_TEST_SELF_QUIT_MS      serve: send itself SIGQUIT (a snapshot) this long after starting
       CRASH_TEST_SNAPSHOT_REASON   serve: call CrashReporter.snapshot(reason:) with it after 200 ms
       CRASH_TEST_FAULT_TIME_FD     a descriptor to write CLOCK_MONOTONIC (ns) to just before
-                                   crashing (the benchmark measures fault to waitpid)
+                                   crashing, or before run exits (the benchmark measures it
+                                   to waitpid)
       CRASH_TEST_BREADCRUMB_THREADS crash: N threads record breadcrumbs without pause meanwhile
       CRASH_TEST_WAIT_UNTIL_GONE   crash: wait until this path is gone first (30 s at most)
       CRASH_TEST_FILL_DESCRIPTORS  crash: 1 fills the descriptor table first
@@ -82,6 +87,7 @@ var trackedSignal: NamedEvent?
 var threadsCommand: (count: Int, blocked: Bool, kind: CrashKind)?
 var hangSeconds: Double?
 var libraryPath: String?
+var allocateUntilKilled = false
 switch command {
 case "kinds":
     for kind in CrashKind.allCases { print(kind.rawValue) }
@@ -119,6 +125,8 @@ case "threads":
 case "hang":
     guard arguments.count == 2, let seconds = Double(arguments[1]), seconds >= 0 else { fail("expected: hang SECONDS") }
     hangSeconds = seconds
+case "oom":
+    allocateUntilKilled = true
 case "dlopen-crash":
     guard arguments.count == 2 else { fail("expected: dlopen-crash LIBRARY") }
     libraryPath = arguments[1]
@@ -153,19 +161,27 @@ if let kind {
 
 do {
     let clock = ContinuousClock()
+    let cpuBefore = threadCPUNanoseconds()
     let began = clock.now
     let status = try CrashReporter.start(Options(appName: "crash-test", appVersion: crashTestVersion, appBuild: "1"))
     let took = clock.now - began
+    let cpu = threadCPUNanoseconds() - cpuBefore
     if case .optedOut = status { print("crash-test: crash reporting is opted out") }
     if environment["CRASH_TEST_TIMING"] == "1" {
         let ns = took.components.seconds * 1_000_000_000 + took.components.attoseconds / 1_000_000_000
-        print("start_ns=\(ns) reserved_bytes=\(CrashReporter.reservedBytes)")
+        print("start_ns=\(ns) start_cpu_ns=\(cpu) reserved_bytes=\(CrashReporter.reservedBytes)")
     }
 } catch {
     FileHandle.standardError.write(Data("crash-test: crash reporting is off: \(error)\n".utf8))
 }
 
 reporterStarted.store(true, ordering: .sequentiallyConsistent)
+if environment["CRASH_TEST_LAST_RUN"] == "1" {
+    printLastRun()
+}
+if allocateUntilKilled {
+    allocateMemoryUntilKilled()
+}
 if let serveSeconds {
     serve(seconds: serveSeconds)
 }
@@ -211,6 +227,7 @@ guard let kind else {
     track(CrashTestEvent.runFinished(steps: max(0, count), reportsDelivered: summary?.delivered.count ?? 0))
     analytics?.shutdown()
     print("crash-test: ran normally")
+    markFaultTime()  // the benchmark times a clean exit as it times a crash
     exit(0)
 }
 Breadcrumbs.record("crash.\(kind.rawValue)", category: "crash-test", level: .error)

@@ -37,4 +37,26 @@ extension FileSystem {
             if bytes.count > limit { throw FileError(.read, path, .tooLarge(limit: limit)) }
         }
     }
+
+    /// Reads a small file (`/proc` and `/sys` files, the run records) in at most `limit` bytes:
+    /// one `open`, reads into a buffer of `limit` bytes until the end, one `close`, and no
+    /// `fstat` (those files say size 0 anyway). Nil when it cannot be opened or read, or does not
+    /// fit. For what `start` reads, where every system call counts.
+    package static func readSmall(_ path: String, limit: Int = 4096) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        var length = 0
+        while length <= limit {
+            let count = bytes.withUnsafeMutableBytes {
+                Glibc.read(descriptor, $0.baseAddress! + length, limit + 1 - length)
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return Array(bytes[0..<length]) }
+            length += count
+        }
+        return nil
+    }
 }
