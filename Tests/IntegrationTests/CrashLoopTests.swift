@@ -44,20 +44,20 @@ struct CrashLoopTests {
         let ended = Date()
         #expect(first.exitCode == 0, "\(first.stderr)")
         #expect(first.stdout.contains("Delivered 5,") && first.stdout.contains("withheld 45"), "\(first.stdout)")
-        #expect(server.requests.count == 5)
-        #expect(server.requests.allSatisfy { FaultServer.header($0, "X-Crash-Report-Suppressed") == nil })
+        #expect(server.reportRequests.count == 5)
+        #expect(server.reportRequests.allSatisfy { FaultServer.header($0, "X-Crash-Report-Suppressed") == nil })
         #expect(names(sandbox, "withheld").count == 45, "withheld reports stay on disk")
         #expect(sandbox.reports.isEmpty)
 
         // Before the window closes nothing more goes; after it, the summary.
         let early = try await sandbox.crashreport(["upload", "--url", server.url] + window)
-        if Date().timeIntervalSince(started) < 4 { #expect(server.requests.count == 5, "\(early.stdout)") }
+        if Date().timeIntervalSince(started) < 4 { #expect(server.reportRequests.count == 5, "\(early.stdout)") }
         try await Task.sleep(for: .seconds(max(0, 4.2 - Date().timeIntervalSince(ended))))
         let second = try await sandbox.crashreport(["upload", "--url", server.url] + window)
         #expect(second.exitCode == 0, "\(second.stderr)")
         // On a slow machine the window may have closed by the early pass already.
         #expect((early.stdout + second.stdout).contains("summary of 45 withheld report(s)"), "\(second.stdout)")
-        let requests = server.requests
+        let requests = server.reportRequests
         try #require(requests.count == 6)
         #expect(FaultServer.header(requests[5], "X-Crash-Report-Suppressed") == "45")
         let summaryID = try #require(FaultServer.header(requests[5], "X-Crash-Report-ID"))
@@ -69,7 +69,7 @@ struct CrashLoopTests {
 
         let third = try await sandbox.crashreport(["upload", "--url", server.url] + window)
         #expect(third.exitCode == 0)
-        #expect(server.requests.count == 6, "one summary per window")
+        #expect(server.reportRequests.count == 6, "one summary per window")
     }
 
     @Test("the running service's own worker caps a loop and sends the summary when the window closes")
@@ -85,7 +85,7 @@ struct CrashLoopTests {
                 "CRASH_REPORTER_CAP_WINDOW_SECONDS": "1",
             ])
         #expect(result.exitCode == 0, "\(result.stderr)")
-        let requests = server.requests
+        let requests = server.reportRequests
         try #require(requests.count == 2, "one full report, then the summary: \(requests)")
         #expect(FaultServer.header(requests[0], "X-Crash-Report-Suppressed") == nil)
         #expect(FaultServer.header(requests[1], "X-Crash-Report-Suppressed") == "2")
@@ -105,7 +105,7 @@ struct CrashLoopTests {
         #expect(first.stdout.contains("Delivered 1,") && first.stdout.contains("withheld 3"), "\(first.stdout)")
         try await Task.sleep(for: .seconds(1.2))
         _ = try await sandbox.crashreport(options)
-        let events = server.requests.compactMap { request -> [String: Any]? in
+        let events = server.reportRequests.compactMap { request -> [String: Any]? in
             ((request["envelope"] as? [String: Any])?["items"] as? [[String: Any]])?.first?["payload"] as? [String: Any]
         }
         try #require(events.count == 2)
@@ -151,7 +151,7 @@ struct CrashLoopTests {
         let server = try FaultServer(responses: ["201"])
         let delivered = try await sandbox.crashreport(["upload", "--url", server.url] + bounds, retryNow)
         #expect(delivered.exitCode == 0, "\(delivered.stdout) \(delivered.stderr)")
-        let requests = server.requests
+        let requests = server.reportRequests
         try #require(requests.count == kept.count)
         let removed = 7 - kept.count
         #expect(
@@ -193,6 +193,6 @@ struct CrashLoopTests {
         let up = try await sandbox.crashreport(["upload", "--url", server.url], retryNow)
         #expect(up.exitCode == 0, "\(up.stdout) \(up.stderr)")
         #expect(sandbox.reports.isEmpty)
-        #expect(server.requests.count == 1)
+        #expect(server.reportRequests.count == 1)
     }
 }

@@ -28,7 +28,8 @@ struct CrashWriteFaultTests {
         let server = try FaultServer(responses: ["201", "201", "201"])
         let result = try await run(sandbox.environment(["CRASH_REPORTER_URL": server.url]))
         var delivered: [String] = []
-        for n in server.requests.indices {
+        for request in server.reportRequests {
+            let n = try #require(request["n"] as? Int)
             let body = try #require(server.body(n))
             let file = sandbox.root.appendingPathComponent("received-\(n).crash")
             try body.write(to: file)

@@ -239,17 +239,3 @@ struct DeliveryTests {
         for secret in CrashSandbox.secrets { #expect(!raw.contains(secret), "\(secret) in the event") }
     }
 }
-
-extension FaultServer {
-    /// The requests that carried a report: the runs' sessions (docs/runs.md) reach the same
-    /// server after the reports of a pass, at the sibling `sessions` URL or in an envelope of
-    /// session items.
-    var reportRequests: [[String: Any]] {
-        requests.filter { request in
-            if (request["path"] as? String)?.hasSuffix("/sessions") == true { return false }
-            let items = (request["envelope"] as? [String: Any])?["items"] as? [[String: Any]] ?? []
-            let types = items.map { ($0["header"] as? [String: Any])?["type"] as? String }
-            return types.isEmpty || types.contains { $0 != "session" }
-        }
-    }
-}

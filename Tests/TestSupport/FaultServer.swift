@@ -54,3 +54,17 @@ public final class FaultServer {
         (request["headers"] as? [String: String])?[name.lowercased()]
     }
 }
+
+extension FaultServer {
+    /// The requests that carried a report: the runs' sessions (docs/runs.md) reach the same
+    /// server after the reports of a pass, at the sibling `sessions` URL or in an envelope of
+    /// session items.
+    public var reportRequests: [[String: Any]] {
+        requests.filter { request in
+            if (request["path"] as? String)?.hasSuffix("/sessions") == true { return false }
+            let items = (request["envelope"] as? [String: Any])?["items"] as? [[String: Any]] ?? []
+            let types = items.map { ($0["header"] as? [String: Any])?["type"] as? String }
+            return types.isEmpty || types.contains { $0 != "session" }
+        }
+    }
+}
