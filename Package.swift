@@ -51,10 +51,14 @@ let package = Package(
         .executableTarget(
             name: "crash-collector",
             dependencies: [
-                "CrashSymbolication", "CrashReportSentry", "CrashReportFormat", "CrashReporterSupport", "Tracking",
-                argumentParser,
+                "CrashCollectorParsers", "CrashSymbolication", "CrashReportSentry", "CrashReportFormat",
+                "CrashReporterSupport", "Tracking", argumentParser,
             ]
         ),
+        // The collector's parsers of what clients send (HTTP requests, Sentry envelopes, events
+        // batches): a library of their own so that the fuzz targets (Fuzz/) link them too.
+        .target(
+            name: "CrashCollectorParsers", dependencies: ["CrashReportFormat", "CrashReporterSupport", "Tracking"]),
 
         // MARK: Integrations with the server-side ecosystem, each in a product of its own.
         .target(
@@ -175,7 +179,7 @@ let package = Package(
         .testTarget(
             name: "CrashCollectorTests",
             dependencies: [
-                "crash-collector", "CrashReportFormat", "CrashReporterSupport",
+                "crash-collector", "CrashCollectorParsers", "CrashReportFormat", "CrashReporterSupport",
                 argumentParser,
             ],
             exclude: ["Fixtures"]
@@ -183,7 +187,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "CrashReportFormat", "CrashReportDelivery", "CrashSymbolication", "crash-collector", "TestSupport",
+                "CrashReportFormat", "CrashReportDelivery", "CrashSymbolication", "crash-collector",
+                "CrashCollectorParsers", "TestSupport",
             ]
         ),
         .testTarget(
@@ -206,3 +211,4 @@ let package = Package(
         ),
     ]
 )
+

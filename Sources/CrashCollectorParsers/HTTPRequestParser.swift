@@ -2,31 +2,41 @@ import CrashReporterSupport
 import Foundation
 
 /// Bounds on what one request may hold.
-struct HTTPLimits: Sendable {
+package struct HTTPLimits: Sendable {
     /// Request line plus header fields plus the blank line, in bytes (and the same for trailers).
-    var maxHeaderBytes = 16 * 1024
-    var maxHeaderCount = 100
+    package var maxHeaderBytes = 16 * 1024
+    package var maxHeaderCount = 100
     /// The longest chunk-size line of a chunked body, extensions included.
-    var maxChunkLineBytes = 1024
+    package var maxChunkLineBytes = 1024
     /// The largest body (after removing the chunked coding) for a request with this head.
-    var maxBodyBytes: @Sendable (HTTPRequestHead) -> Int = { _ in 16 << 20 }
+    package var maxBodyBytes: @Sendable (HTTPRequestHead) -> Int = { _ in 16 << 20 }
+
+    package init(
+        maxHeaderBytes: Int = 16 * 1024, maxHeaderCount: Int = 100, maxChunkLineBytes: Int = 1024,
+        maxBodyBytes: @escaping @Sendable (HTTPRequestHead) -> Int = { _ in 16 << 20 }
+    ) {
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxHeaderCount = maxHeaderCount
+        self.maxChunkLineBytes = maxChunkLineBytes
+        self.maxBodyBytes = maxBodyBytes
+    }
 }
 
 /// Why a request cannot be read; the status to answer with before closing the connection.
-struct HTTPParseError: Error, Sendable, Equatable {
-    var status: Int
-    var reason: String
+package struct HTTPParseError: Error, Sendable, Equatable {
+    package var status: Int
+    package var reason: String
     /// The head, when the failure came after it was read (a body too large, a bad chunk).
-    var head: HTTPRequestHead?
+    package var head: HTTPRequestHead?
 
-    init(_ status: Int, _ reason: String, head: HTTPRequestHead? = nil) {
+    package init(_ status: Int, _ reason: String, head: HTTPRequestHead? = nil) {
         self.status = status
         self.reason = reason
         self.head = head
     }
 }
 
-enum HTTPParseResult: Sendable, Equatable {
+package enum HTTPParseResult: Sendable, Equatable {
     /// More bytes are needed.
     case incomplete
     case request(HTTPRequest)
@@ -39,8 +49,8 @@ enum HTTPParseResult: Sendable, Equatable {
 /// its head frames; lines end in CRLF (a bare LF is accepted). Feed it bytes with ``append(_:)``
 /// and take requests with ``next()``, one after the other, so pipelined requests work. Pure: no
 /// I/O, no clocks. It never holds more than the header limit plus the body limit plus one read.
-struct HTTPRequestParser: Sendable {
-    let limits: HTTPLimits
+package struct HTTPRequestParser: Sendable {
+    package let limits: HTTPLimits
 
     private var buffer: [UInt8] = []
     /// Bytes before this index are consumed.
@@ -57,11 +67,11 @@ struct HTTPRequestParser: Sendable {
         case failed(HTTPParseError)
     }
 
-    init(limits: HTTPLimits = HTTPLimits()) {
+    package init(limits: HTTPLimits = HTTPLimits()) {
         self.limits = limits
     }
 
-    mutating func append(_ bytes: some Sequence<UInt8>) {
+    package mutating func append(_ bytes: some Sequence<UInt8>) {
         if position > 0 && position >= buffer.count / 2 {
             buffer.removeFirst(position)
             position = 0
@@ -71,13 +81,13 @@ struct HTTPRequestParser: Sendable {
 
     /// Whether part of a request has arrived (bytes buffered or a head read): a timeout now
     /// interrupts a request rather than ending an idle keep-alive connection.
-    var isMidRequest: Bool {
+    package var isMidRequest: Bool {
         if case .head = state { return buffer[position...].contains { $0 != 0x0d && $0 != 0x0a } }
         return true
     }
 
     /// The head of a request whose body is still awaited (to answer `Expect: 100-continue`).
-    var headAwaitingBody: HTTPRequestHead? {
+    package var headAwaitingBody: HTTPRequestHead? {
         switch state {
         case .body(let head, _), .chunkSize(let head, _, _), .chunkData(let head, _, _, _),
             .chunkEnd(let head, _, _), .trailers(let head, _):
@@ -86,8 +96,19 @@ struct HTTPRequestParser: Sendable {
         }
     }
 
+    /// The bytes the parser holds: its input buffer (consumed bytes not yet dropped included) and
+    /// a chunked body decoded so far. The collector counts it against its memory budget.
+    package var bufferedByteCount: Int {
+        switch state {
+        case .chunkSize(_, let body, _), .chunkData(_, let body, _, _), .chunkEnd(_, let body, _),
+            .trailers(_, let body):
+            buffer.count + body.count
+        case .head, .body, .failed: buffer.count
+        }
+    }
+
     /// The next whole request, if the buffered bytes hold one.
-    mutating func next() -> HTTPParseResult {
+    package mutating func next() -> HTTPParseResult {
         while true {
             switch step() {
             case .some(let result): return result

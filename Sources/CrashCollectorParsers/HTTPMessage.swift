@@ -3,29 +3,29 @@ import Foundation
 
 /// Header fields in arrival order. A field name is the same whatever its case (`Host`, `host`),
 /// so lookups ignore case; values are kept as sent.
-struct HTTPHeaders: Sendable, Equatable {
-    private(set) var fields: [(name: String, value: String)] = []
+package struct HTTPHeaders: Sendable, Equatable {
+    package private(set) var fields: [(name: String, value: String)] = []
 
-    init(_ fields: [(String, String)] = []) {
+    package init(_ fields: [(String, String)] = []) {
         for (name, value) in fields { add(name, value) }
     }
 
-    mutating func add(_ name: String, _ value: String) {
+    package mutating func add(_ name: String, _ value: String) {
         fields.append((name, value))
     }
 
     /// The first value of `name`, if any.
-    subscript(_ name: String) -> String? {
+    package subscript(_ name: String) -> String? {
         fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
     /// Every value of `name`, in order.
-    func values(_ name: String) -> [String] {
+    package func values(_ name: String) -> [String] {
         fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
     }
 
     /// Whether a comma-separated header (`Connection`) lists `token`.
-    func contains(_ name: String, token: String) -> Bool {
+    package func contains(_ name: String, token: String) -> Bool {
         values(name).contains { value in
             value.split(separator: ",").contains {
                 $0.trimmingASCIIWhitespace().caseInsensitiveCompare(token) == .orderedSame
@@ -33,22 +33,22 @@ struct HTTPHeaders: Sendable, Equatable {
         }
     }
 
-    static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+    package static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields.map(\.name) == rhs.fields.map(\.name) && lhs.fields.map(\.value) == rhs.fields.map(\.value)
     }
 }
 
 /// The part of a request before its body.
-struct HTTPRequestHead: Sendable, Equatable {
-    var method: String
+package struct HTTPRequestHead: Sendable, Equatable {
+    package var method: String
     /// The request target as sent (`/api/reports?x=1`).
-    var target: String
+    package var target: String
     /// `1` for HTTP/1.1, `0` for HTTP/1.0.
-    var minorVersion: Int
-    var headers: HTTPHeaders
+    package var minorVersion: Int
+    package var headers: HTTPHeaders
 
     /// The path of the target, without the query; an absolute-form target is reduced to its path.
-    var path: String {
+    package var path: String {
         var rest = Substring(target)
         if let scheme = rest.range(of: "://"), rest.first != "/" {
             rest = rest[scheme.upperBound...]
@@ -59,7 +59,7 @@ struct HTTPRequestHead: Sendable, Equatable {
     }
 
     /// The query parameters, percent-decoded (`+` is a space, as in forms).
-    var query: [String: String] {
+    package var query: [String: String] {
         guard let mark = target.firstIndex(of: "?") else { return [:] }
         var result: [String: String] = [:]
         let query = target[target.index(after: mark)...].prefix { $0 != "#" }
@@ -77,59 +77,59 @@ struct HTTPRequestHead: Sendable, Equatable {
     /// Whether the connection stays open after this request: never after `Connection: close`;
     /// in HTTP/1.0 only when the client asked with `Connection: keep-alive`; in HTTP/1.1 otherwise
     /// always.
-    var keepAlive: Bool {
+    package var keepAlive: Bool {
         if headers.contains("Connection", token: "close") { return false }
         if minorVersion == 0 { return headers.contains("Connection", token: "keep-alive") }
         return true
     }
 
     /// Whether the client waits for `100 Continue` before sending its body.
-    var expectsContinue: Bool {
+    package var expectsContinue: Bool {
         minorVersion >= 1 && headers["Expect"]?.caseInsensitiveCompare("100-continue") == .orderedSame
     }
 }
 
 /// A whole request: its head and its body (the transfer coding removed, content coding kept).
-struct HTTPRequest: Sendable, Equatable {
-    var head: HTTPRequestHead
-    var body: Data
+package struct HTTPRequest: Sendable, Equatable {
+    package var head: HTTPRequestHead
+    package var body: Data
 
-    var method: String { head.method }
-    var path: String { head.path }
-    var headers: HTTPHeaders { head.headers }
+    package var method: String { head.method }
+    package var path: String { head.path }
+    package var headers: HTTPHeaders { head.headers }
 }
 
 /// A response; `Content-Length` and `Connection` are added when it is written.
-struct HTTPResponse: Sendable, Equatable {
-    var status: Int
-    var headers: HTTPHeaders
-    var body: Data
+package struct HTTPResponse: Sendable, Equatable {
+    package var status: Int
+    package var headers: HTTPHeaders
+    package var body: Data
 
-    init(status: Int, headers: [(String, String)] = [], body: Data = Data()) {
+    package init(status: Int, headers: [(String, String)] = [], body: Data = Data()) {
         self.status = status
         self.headers = HTTPHeaders(headers)
         self.body = body
     }
 
-    static func text(_ status: Int, _ text: String) -> HTTPResponse {
+    package static func text(_ status: Int, _ text: String) -> HTTPResponse {
         HTTPResponse(
             status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Data(text.utf8))
     }
 
-    static func html(_ status: Int, _ html: String) -> HTTPResponse {
+    package static func html(_ status: Int, _ html: String) -> HTTPResponse {
         HTTPResponse(
             status: status, headers: [("Content-Type", "text/html; charset=utf-8")], body: Data(html.utf8))
     }
 
     /// A JSON body from a JSON value.
-    static func json(_ status: Int, _ value: JSONValue, headers: [(String, String)] = []) -> HTTPResponse {
+    package static func json(_ status: Int, _ value: JSONValue, headers: [(String, String)] = []) -> HTTPResponse {
         HTTPResponse(
             status: status, headers: [("Content-Type", "application/json")] + headers,
             body: Data(JSON.serialize(value)))
     }
 
     /// The status line, headers and body as sent on the wire.
-    func serialized(keepAlive: Bool, includeBody: Bool = true) -> Data {
+    package func serialized(keepAlive: Bool, includeBody: Bool = true) -> Data {
         var head = "HTTP/1.1 \(status) \(HTTPStatus.reason(status))\r\n"
         for field in headers.fields { head += "\(field.name): \(field.value)\r\n" }
         if status >= 200 && status != 204 && status != 304 { head += "Content-Length: \(body.count)\r\n" }
@@ -142,8 +142,8 @@ struct HTTPResponse: Sendable, Equatable {
 }
 
 /// Reason phrases for the statuses the collector sends.
-enum HTTPStatus {
-    static func reason(_ status: Int) -> String {
+package enum HTTPStatus {
+    package static func reason(_ status: Int) -> String {
         switch status {
         case 100: "Continue"
         case 200: "OK"

@@ -2,22 +2,22 @@ import CrashReporterSupport
 import Tracking
 
 /// The events API's rules for one event (docs/events-api.md §3 and §4.2), as a pure function.
-enum EventValidation {
-    static let maxEventBytes = 8 * 1024
-    static let maxProperties = 50
-    static let maxPropertyKeyLength = 64
-    static let maxPropertyStringLength = 1024
-    static let maxIDLength = 128
-    static let maxContextValueLength = 64
-    static let contextKeys: Set<String> = [
+package enum EventValidation {
+    package static let maxEventBytes = 8 * 1024
+    package static let maxProperties = 50
+    package static let maxPropertyKeyLength = 64
+    package static let maxPropertyStringLength = 1024
+    package static let maxIDLength = 128
+    package static let maxContextValueLength = 64
+    package static let contextKeys: Set<String> = [
         "app_version", "build", "os_version", "device_model", "locale", "environment",
     ]
     /// `occurred_at` is accepted from this long before the receive time...
-    static let maxPast: Double = 7 * 24 * 3600
+    package static let maxPast: Double = 7 * 24 * 3600
     /// ...to this long after it; outside, it is replaced by the receive time.
-    static let maxFuture: Double = 5 * 60
+    package static let maxFuture: Double = 5 * 60
 
-    enum Code: String, Sendable, CaseIterable {
+    package enum Code: String, Sendable, CaseIterable {
         case invalidEvent = "invalid_event"
         case invalidName = "invalid_name"
         case reservedName = "reserved_name"
@@ -28,25 +28,25 @@ enum EventValidation {
         case eventTooLarge = "event_too_large"
     }
 
-    struct Rejection: Error, Sendable, Equatable {
-        var code: Code
-        var message: String
+    package struct Rejection: Error, Sendable, Equatable {
+        package var code: Code
+        package var message: String
     }
 
     /// An accepted event, as stored.
-    struct Accepted: Sendable, Equatable {
-        var eventID: String
-        var name: String
-        var anonymousID: String
-        var userID: String?
+    package struct Accepted: Sendable, Equatable {
+        package var eventID: String
+        package var name: String
+        package var anonymousID: String
+        package var userID: String?
         /// What the client sent, or the receive time when that was out of range.
-        var occurredAt: String
-        var clamped: Bool
-        var properties: [String: JSONValue]
+        package var occurredAt: String
+        package var clamped: Bool
+        package var properties: [String: JSONValue]
         /// Only the known keys with valid values.
-        var context: [String: JSONValue]
+        package var context: [String: JSONValue]
 
-        func record(receivedAt: String) -> JSONValue {
+        package func record(receivedAt: String) -> JSONValue {
             var object: [String: JSONValue] = [
                 "event_id": .string(eventID), "name": .string(name), "anonymous_id": .string(anonymousID),
                 "user_id": JSONValue(userID), "occurred_at": .string(occurredAt), "received_at": .string(receivedAt),
@@ -58,7 +58,7 @@ enum EventValidation {
     }
 
     /// Checks one event in the order of the rejection table; `now` is the receive time.
-    static func validate(_ event: JSONValue, now: Double) -> Result<Accepted, Rejection> {
+    package static func validate(_ event: JSONValue, now: Double) -> Result<Accepted, Rejection> {
         guard case .object(let members) = event else {
             return .failure(Rejection(code: .invalidEvent, message: "Each item in events must be a JSON object"))
         }

@@ -8,8 +8,8 @@ import Foundation
 /// many bytes (it may contain newlines) and is followed by a newline or the end; without one it
 /// runs to the next newline or the end. The final newline is optional. The JSON lines are read
 /// with Support's parser; payloads are kept as bytes, for the endpoint to read as it needs.
-enum SentryEnvelopeParser {
-    enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+package enum SentryEnvelopeParser {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case empty
         case invalidHeader(String)
         /// Item `index` (from 0): its header line is not a JSON object.
@@ -22,7 +22,7 @@ enum SentryEnvelopeParser {
         /// Something other than a newline follows a payload of the given `length`.
         case missingNewline(index: Int)
 
-        var description: String {
+        package var description: String {
             switch self {
             case .empty: "the envelope is empty"
             case .invalidHeader(let reason): "the envelope header is not a JSON object: \(Text.safe(reason))"
@@ -38,9 +38,9 @@ enum SentryEnvelopeParser {
     }
 
     /// One item: its header's members and its payload.
-    typealias Item = (header: [String: JSONValue], payload: Data)
+    package typealias Item = (header: [String: JSONValue], payload: Data)
 
-    static func parse(_ data: Data) throws(Failure) -> (header: [String: JSONValue], items: [Item]) {
+    package static func parse(_ data: Data) throws(Failure) -> (header: [String: JSONValue], items: [Item]) {
         let bytes = [UInt8](data)
         guard !bytes.isEmpty else { throw .empty }
         var position = 0
