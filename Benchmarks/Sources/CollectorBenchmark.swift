@@ -188,9 +188,9 @@ enum CollectorBenchmark {
         let process = Process()
         let port: Int
 
-        init(binary: String, data: URL) throws {
+        init(binary: String, data: URL, arguments: [String] = []) throws {
             process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = ["--port", "0", "--data", data.path]
+            process.arguments = ["--port", "0", "--data", data.path] + arguments
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
