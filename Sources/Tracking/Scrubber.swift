@@ -54,10 +54,26 @@ public enum Scrubber {
             return all.count <= maxBytes ? nil : cut(bytes, to: maxBytes)
         }
         var scanner = Scanner(bytes: bytes)
-        guard let out = scanner.run() else {
-            return all.count <= maxBytes ? nil : cut(bytes, to: maxBytes)
+        let out = scanner.run()
+        // Whole: nothing was left unread or cut.
+        if window == all.count && (out?.count ?? all.count) <= maxBytes {
+            return out.map { String(decoding: $0, as: UTF8.self) }
         }
-        return out.withUnsafeBufferPointer { cut($0, to: maxBytes) }
+        var result = out.map { $0.withUnsafeBufferPointer { cut($0, to: maxBytes) } } ?? cut(bytes, to: maxBytes)
+        // A cut (or the end of the window) inside a word can make the end of what is left a
+        // finding of its own (`80::1fn` cut after `80::1`; twenty digits cut to sixteen that pass
+        // the Luhn check), so the cut value is scrubbed again until nothing changes. Each round replaces at least one byte
+        // of the value, so this ends; the bound on rounds only guards it.
+        for _ in 0..<8 {
+            var copy = result
+            let again = copy.withUTF8 { bytes in
+                var scanner = Scanner(bytes: bytes)
+                return scanner.run().map { $0.withUnsafeBufferPointer { cut($0, to: maxBytes) } }
+            }
+            guard let again else { return result }
+            result = again
+        }
+        return ""
     }
 
     /// The longest prefix of at most `max` bytes that ends on a UTF-8 character boundary.

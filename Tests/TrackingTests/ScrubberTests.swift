@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import Tracking
 
@@ -157,5 +158,29 @@ struct ScrubberTests {
             #expect(!out.contains(secret), "\(secret) leaked: \(out)")
         }
         #expect(out.hasPrefix("u=[redacted] ip=[redacted]"))
+    }
+}
+
+/// Inputs the scrubber's fuzz target found (docs/fuzzing.md), each under the property it broke.
+@Suite("Scrubber: fuzzing findings")
+struct ScrubberFuzzRegressionTests {
+    /// Cutting to the bound inside `80::1fn` left `…80::1` at the end, an address the scrubber
+    /// itself would have removed. The first two bytes are the bound, as the fuzz target reads them.
+    @Test("a value cut to its bound holds nothing the scrubber would remove")
+    func cutDoesNotMakeAFinding() throws {
+        let input = try FuzzRegressions.input("FuzzScrubber", "cut-makes-ipv6")
+        let maxBytes = Int(input[0]) | Int(input[1] & 0x03) << 8
+        let value = String(decoding: input.dropFirst(2), as: UTF8.self)
+        let scrubbed = Scrubber.scrub(value, maxBytes: maxBytes)
+        #expect(scrubbed.utf8.count <= maxBytes)
+        #expect(Scrubber.scrub(scrubbed, maxBytes: 4096) == scrubbed)
+    }
+
+    @Test("a long digit run cut to a Luhn-valid card number is redacted, not kept")
+    func cutDigitRunIsScrubbedAgain() {
+        // 4111111111111111 passes the Luhn check; with four more digits it is no card number.
+        let scrubbed = Scrubber.scrub("id 41111111111111112222", maxBytes: 19)
+        #expect(Scrubber.scrub(scrubbed, maxBytes: 4096) == scrubbed)
+        #expect(!scrubbed.contains("4111111111111111"))
     }
 }
