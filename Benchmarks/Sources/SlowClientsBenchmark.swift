@@ -47,14 +47,11 @@ enum SlowClientsBenchmark {
         var held: [Int32] = []
         defer { held.forEach { close($0) } }
         for _ in 0..<slow {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw CollectorBenchmark.Failure("socket: errno \(errno)") }
-            held.append(fd)
-            var storage = address.storage
-            let connected = withUnsafePointer(to: &storage) {
-                connect(fd, UnsafeRawPointer($0).assumingMemoryBound(to: sockaddr.self), address.length)
+            guard let fd = address.connected() else {
+                throw CollectorBenchmark.Failure("slow client \(held.count): errno \(errno)")
             }
-            guard connected == 0, send(fd, halfHead, halfHead.count, Int32(MSG_NOSIGNAL)) == halfHead.count else {
+            held.append(fd)
+            guard send(fd, halfHead, halfHead.count, Int32(MSG_NOSIGNAL)) == halfHead.count else {
                 throw CollectorBenchmark.Failure("slow client \(held.count): errno \(errno)")
             }
         }
@@ -66,14 +63,14 @@ enum SlowClientsBenchmark {
         var failures = 0
         for _ in 0..<requests {
             let start = clock.now
-            if !address.get(request) { failures += 1 }
+            if address.exchange(request)?.starts(with: Array("HTTP/1.1 200 ".utf8)) != true { failures += 1 }
             latencies.append(nanoseconds(clock.now - start))
         }
         let status =
             (try? String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)) ?? ""
         func field(_ name: String) -> Double {
             let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
-            return Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? .nan
+            return Double(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? .nan
         }
         return Result(
             latency: Stats(samples: latencies), failures: failures, peakRSS: field("VmHWM") * 1024,
@@ -85,29 +82,5 @@ enum SlowClientsBenchmark {
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(count) else { return }
         limit.rlim_cur = min(rlim_t(count), limit.rlim_max)
         _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-    }
-}
-
-extension CollectorBenchmark.LoopbackAddress {
-    /// Sends a whole request and reads the answer to its end; true for `200 OK`.
-    func get(_ request: [UInt8]) -> Bool {
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = storage
-        let connected = withUnsafePointer(to: &address) {
-            connect(fd, UnsafeRawPointer($0).assumingMemoryBound(to: sockaddr.self), length)
-        }
-        guard connected == 0, send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else {
-            return false
-        }
-        var answer: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = recv(fd, &buffer, buffer.count, 0)
-            guard count > 0 else { break }
-            answer += buffer[0..<count]
-        }
-        return answer.starts(with: Array("HTTP/1.1 200 ".utf8))
     }
 }
