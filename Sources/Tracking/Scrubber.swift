@@ -55,15 +55,15 @@ public enum Scrubber {
         }
         var scanner = Scanner(bytes: bytes)
         let out = scanner.run()
-        // Whole: nothing was left unread or cut.
-        if window == all.count && (out?.count ?? all.count) <= maxBytes {
-            return out.map { String(decoding: $0, as: UTF8.self) }
-        }
+        // Untouched: nothing found, nothing left unread or cut.
+        if out == nil && window == all.count && all.count <= maxBytes { return nil }
         var result = out.map { $0.withUnsafeBufferPointer { cut($0, to: maxBytes) } } ?? cut(bytes, to: maxBytes)
-        // A cut (or the end of the window) inside a word can make the end of what is left a
-        // finding of its own (`80::1fn` cut after `80::1`; twenty digits cut to sixteen that pass
-        // the Luhn check), so the cut value is scrubbed again until nothing changes. Each round replaces at least one byte
-        // of the value, so this ends; the bound on rounds only guards it.
+        // What is left can hold a finding that the first pass could not see: a replacement ends
+        // a word early (`200d::` before a long digit run that was a token), a cut or the end of
+        // the window does too (`80::1fn` cut after `80::1`; twenty digits cut to sixteen that
+        // pass the Luhn check). So a changed value is scrubbed again until nothing changes. A
+        // finding never lies inside `[redacted]`, so each round replaces at least one byte of the
+        // value and this ends; the bound on rounds only guards it.
         for _ in 0..<8 {
             var copy = result
             let again = copy.withUTF8 { bytes in

@@ -176,6 +176,18 @@ struct ScrubberFuzzRegressionTests {
         #expect(Scrubber.scrub(scrubbed, maxBytes: 4096) == scrubbed)
     }
 
+    /// `200d::3333…31:0d`: the digit run was replaced as a token, which left `200d::`, an
+    /// address, in front of `[redacted]`.
+    @Test("what a replacement leaves behind holds nothing the scrubber would remove")
+    func replacementDoesNotLeaveAFinding() throws {
+        let input = try FuzzRegressions.input("FuzzScrubber", "replacement-leaves-ipv6")
+        let maxBytes = Int(input[0]) | Int(input[1] & 0x03) << 8
+        let value = String(decoding: input.dropFirst(2), as: UTF8.self)
+        let scrubbed = Scrubber.scrub(value, maxBytes: maxBytes)
+        #expect(Scrubber.scrub(scrubbed, maxBytes: 4096) == scrubbed)
+        #expect(!scrubbed.contains("200d::"))
+    }
+
     @Test("a long digit run cut to a Luhn-valid card number is redacted, not kept")
     func cutDigitRunIsScrubbedAgain() {
         // 4111111111111111 passes the Luhn check; with four more digits it is no card number.
