@@ -212,3 +212,22 @@ let package = Package(
     ]
 )
 
+// MARK: Fuzz targets (Fuzz/, docs/fuzzing.md): one libFuzzer entry point per parser, over the
+// package's own modules. They exist only in the fuzz build (scripts/fuzz.sh sets
+// CRASH_REPORTER_FUZZ=1 and builds with -sanitize=fuzzer,address), so ordinary builds and tests
+// never compile them.
+if Context.environment["CRASH_REPORTER_FUZZ"] == "1" {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzReportReader", ["CrashReportFormat", "CrashReporterSupport"]),
+        ("FuzzHTTPRequest", ["CrashCollectorParsers"]),
+        ("FuzzSentryEnvelope", ["CrashCollectorParsers", "CrashReporterSupport"]),
+        ("FuzzEventsBatch", ["CrashCollectorParsers", "CrashReporterSupport"]),
+        ("FuzzSentryDSN", ["CrashReportSentry"]),
+        ("FuzzRetryHeaders", ["CrashReportSentry", "CrashReporterSupport"]),
+        ("FuzzScrubber", ["Tracking"]),
+        ("FuzzJSONWriter", ["CCrashReporter", "CrashReporterSupport"]),
+    ]
+    package.targets += fuzzTargets.map { target in
+        .executableTarget(name: target.name, dependencies: target.dependencies, path: "Fuzz/Targets/\(target.name)")
+    }
+}
