@@ -164,14 +164,19 @@ struct ScrubberTests {
 /// Inputs the scrubber's fuzz target found (docs/fuzzing.md), each under the property it broke.
 @Suite("Scrubber: fuzzing findings")
 struct ScrubberFuzzRegressionTests {
+    /// A finding's input scrubbed as the fuzz target does (the first two bytes are the bound),
+    /// with the bound.
+    private func scrubbed(_ name: String) throws -> (value: String, maxBytes: Int) {
+        let input = try FuzzRegressions.input("FuzzScrubber", name)
+        let maxBytes = Int(input[0]) | Int(input[1] & 0x03) << 8
+        return (Scrubber.scrub(String(decoding: input.dropFirst(2), as: UTF8.self), maxBytes: maxBytes), maxBytes)
+    }
+
     /// Cutting to the bound inside `80::1fn` left `…80::1` at the end, an address the scrubber
-    /// itself would have removed. The first two bytes are the bound, as the fuzz target reads them.
+    /// itself would have removed.
     @Test("a value cut to its bound holds nothing the scrubber would remove")
     func cutDoesNotMakeAFinding() throws {
-        let input = try FuzzRegressions.input("FuzzScrubber", "cut-makes-ipv6")
-        let maxBytes = Int(input[0]) | Int(input[1] & 0x03) << 8
-        let value = String(decoding: input.dropFirst(2), as: UTF8.self)
-        let scrubbed = Scrubber.scrub(value, maxBytes: maxBytes)
+        let (scrubbed, maxBytes) = try scrubbed("cut-makes-ipv6")
         #expect(scrubbed.utf8.count <= maxBytes)
         #expect(Scrubber.scrub(scrubbed, maxBytes: 4096) == scrubbed)
     }
@@ -180,10 +185,7 @@ struct ScrubberFuzzRegressionTests {
     /// address, in front of `[redacted]`.
     @Test("what a replacement leaves behind holds nothing the scrubber would remove")
     func replacementDoesNotLeaveAFinding() throws {
-        let input = try FuzzRegressions.input("FuzzScrubber", "replacement-leaves-ipv6")
-        let maxBytes = Int(input[0]) | Int(input[1] & 0x03) << 8
-        let value = String(decoding: input.dropFirst(2), as: UTF8.self)
-        let scrubbed = Scrubber.scrub(value, maxBytes: maxBytes)
+        let (scrubbed, _) = try scrubbed("replacement-leaves-ipv6")
         #expect(Scrubber.scrub(scrubbed, maxBytes: 4096) == scrubbed)
         #expect(!scrubbed.contains("200d::"))
     }
