@@ -51,10 +51,14 @@ let package = Package(
         .executableTarget(
             name: "crash-collector",
             dependencies: [
-                "CrashSymbolication", "CrashReportSentry", "CrashReportFormat", "CrashReporterSupport", "Tracking",
-                argumentParser,
+                "CrashCollectorParsers", "CrashSymbolication", "CrashReportSentry", "CrashReportFormat",
+                "CrashReporterSupport", "Tracking", argumentParser,
             ]
         ),
+        // The collector's parsers of what clients send (HTTP requests, Sentry envelopes, events
+        // batches): a library of their own so that the fuzz targets (Fuzz/) link them too.
+        .target(
+            name: "CrashCollectorParsers", dependencies: ["CrashReportFormat", "CrashReporterSupport", "Tracking"]),
 
         // MARK: Integrations with the server-side ecosystem, each in a product of its own.
         .target(
@@ -176,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "CrashCollectorTests",
             dependencies: [
-                "crash-collector", "CrashReportFormat", "CrashReporterSupport",
+                "crash-collector", "CrashCollectorParsers", "CrashReportFormat", "CrashReporterSupport",
                 argumentParser,
             ],
             exclude: ["Fixtures"]
@@ -184,7 +188,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "CrashReportFormat", "CrashReportDelivery", "CrashSymbolication", "crash-collector", "TestSupport",
+                "CrashReportFormat", "CrashReportDelivery", "CrashSymbolication", "crash-collector",
+                "CrashCollectorParsers", "TestSupport",
             ]
         ),
         .testTarget(
@@ -207,3 +212,23 @@ let package = Package(
         ),
     ]
 )
+
+// MARK: Fuzz targets (Fuzz/, docs/fuzzing.md): one libFuzzer entry point per parser, over the
+// package's own modules. They exist only in the fuzz build (scripts/fuzz.sh sets
+// CRASH_REPORTER_FUZZ=1 and builds with -sanitize=fuzzer,address), so ordinary builds and tests
+// never compile them.
+if Context.environment["CRASH_REPORTER_FUZZ"] == "1" {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzReportReader", ["CrashReportFormat", "CrashReporterSupport"]),
+        ("FuzzHTTPRequest", ["CrashCollectorParsers"]),
+        ("FuzzSentryEnvelope", ["CrashCollectorParsers", "CrashReporterSupport"]),
+        ("FuzzEventsBatch", ["CrashCollectorParsers", "CrashReporterSupport"]),
+        ("FuzzSentryDSN", ["CrashReportSentry"]),
+        ("FuzzRetryHeaders", ["CrashReportSentry", "CrashReporterSupport"]),
+        ("FuzzScrubber", ["Tracking"]),
+        ("FuzzJSONWriter", ["CCrashReporter", "CrashReporterSupport"]),
+    ]
+    package.targets += fuzzTargets.map { target in
+        .executableTarget(name: target.name, dependencies: target.dependencies, path: "Fuzz/Targets/\(target.name)")
+    }
+}

@@ -23,6 +23,10 @@ for group in "$unit_tests" "$integration_tests" 'CrashCollectorTests' 'Integrati
     echo "==> swift test --filter '$group'"
     CRASH_REPORTER_REQUIRE_RELEASE=1 swift test --skip-build --filter "$group" "$@" || status=1
 done
+# Every fuzz target for 20 s, two at a time, from its committed corpus and past findings
+# (docs/fuzzing.md): a parser change that crashes on any of them, or soon after, fails the run.
+echo "==> scripts/fuzz.sh all 20"
+FUZZ_JOBS=2 FUZZ_CONFIGURATION=debug bash scripts/fuzz.sh all 20 || status=1
 if [ "${CRASH_REPORTER_SKIP_SANITIZERS:-0}" != 1 ]; then
     bash scripts/sanitizers.sh "$@" || status=1
 fi

@@ -156,20 +156,35 @@ enum CollectorBenchmark {
 
         /// Sends one whole request and reads the answer to its end; true for `201 Created`.
         func upload(_ request: [UInt8]) -> Bool {
+            exchange(request)?.starts(with: Array("HTTP/1.1 201 ".utf8)) ?? false
+        }
+
+        /// A new connected socket, or nil.
+        func connected() -> Int32? {
             let fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { return false }
-            defer { close(fd) }
+            guard fd >= 0 else { return nil }
             var address = storage
-            let connected = withUnsafePointer(to: &address) {
+            let result = withUnsafePointer(to: &address) {
                 connect(fd, UnsafeRawPointer($0).assumingMemoryBound(to: sockaddr.self), length)
             }
-            guard connected == 0 else { return false }
+            guard result == 0 else {
+                close(fd)
+                return nil
+            }
+            return fd
+        }
+
+        /// Sends one whole request on a new connection and reads the answer until the server
+        /// closes; nil when connecting or sending failed.
+        func exchange(_ request: [UInt8]) -> [UInt8]? {
+            guard let fd = connected() else { return nil }
+            defer { close(fd) }
             var offset = 0
             while offset < request.count {
                 let sent = request[offset...].withUnsafeBytes {
                     send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
                 }
-                guard sent > 0 else { return false }
+                guard sent > 0 else { return nil }
                 offset += sent
             }
             var answer: [UInt8] = []
@@ -179,7 +194,7 @@ enum CollectorBenchmark {
                 guard count > 0 else { break }
                 answer += buffer[0..<count]
             }
-            return answer.starts(with: Array("HTTP/1.1 201 ".utf8))
+            return answer
         }
     }
 
@@ -188,9 +203,9 @@ enum CollectorBenchmark {
         let process = Process()
         let port: Int
 
-        init(binary: String, data: URL) throws {
+        init(binary: String, data: URL, arguments: [String] = []) throws {
             process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = ["--port", "0", "--data", data.path]
+            process.arguments = ["--port", "0", "--data", data.path] + arguments
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice

@@ -11,6 +11,11 @@ guard FileManager.default.isExecutableFile(atPath: crashTest) else {
     exit(1)
 }
 
+if arguments.contains("--slow-clients-only") {
+    SlowClientsBenchmark.run(collector: executableDirectory.appendingPathComponent("crash-collector").path)
+        .forEach { print($0) }
+    exit(0)
+}
 if arguments.contains("--tracking-only") {
     TrackingBenchmark.run().forEach { print($0) }
     exit(0)
@@ -73,6 +78,9 @@ WatchBenchmark.run(
     collector: executableDirectory.appendingPathComponent("crash-collector").path, reportPath: report.path,
     reports: quick ? 40 : 200
 ).forEach { print($0) }
+print("")
+SlowClientsBenchmark.run(collector: executableDirectory.appendingPathComponent("crash-collector").path)
+    .forEach { print($0) }
 print("\n## Every thread\n")
 try ThreadsBenchmark.crashes(binary: crashTest, runs: quick ? 5 : 20).forEach { print($0) }
 print("")

@@ -54,10 +54,26 @@ public enum Scrubber {
             return all.count <= maxBytes ? nil : cut(bytes, to: maxBytes)
         }
         var scanner = Scanner(bytes: bytes)
-        guard let out = scanner.run() else {
-            return all.count <= maxBytes ? nil : cut(bytes, to: maxBytes)
+        let out = scanner.run()
+        // Untouched: nothing found, nothing left unread or cut.
+        if out == nil && window == all.count && all.count <= maxBytes { return nil }
+        var result = out.map { $0.withUnsafeBufferPointer { cut($0, to: maxBytes) } } ?? cut(bytes, to: maxBytes)
+        // What is left can hold a finding that the first pass could not see: a replacement ends
+        // a word early (`200d::` before a long digit run that was a token), a cut or the end of
+        // the window does too (`80::1fn` cut after `80::1`; twenty digits cut to sixteen that
+        // pass the Luhn check). So a changed value is scrubbed again until nothing changes. A
+        // finding never lies inside `[redacted]`, so each round replaces at least one byte of the
+        // value and this ends; the bound on rounds only guards it.
+        for _ in 0..<8 {
+            var copy = result
+            let again = copy.withUTF8 { bytes in
+                var scanner = Scanner(bytes: bytes)
+                return scanner.run().map { $0.withUnsafeBufferPointer { cut($0, to: maxBytes) } }
+            }
+            guard let again else { return result }
+            result = again
         }
-        return out.withUnsafeBufferPointer { cut($0, to: maxBytes) }
+        return ""
     }
 
     /// The longest prefix of at most `max` bytes that ends on a UTF-8 character boundary.

@@ -1,3 +1,4 @@
+import CrashCollectorParsers
 import CrashReportFormat
 import CrashReporterSupport
 import Foundation

@@ -10,9 +10,17 @@ struct Configuration: Sendable, Equatable {
     var eventsWriteKeys: [String] = []
     /// The largest request body (and decoded body) for the report and envelope endpoints.
     var maxBodyBytes = 16 << 20
-    /// How long a request may take to arrive, and an idle keep-alive connection may stay open.
+    /// How long a request may take to arrive, from its first byte to the end of its body.
     var readTimeoutSeconds = 10.0
-    var maxConnections = 64
+    /// How long a connection may take to send a whole request head, counted from when the
+    /// collector starts waiting for it (the connection opened, or the last response was sent);
+    /// an idle keep-alive connection is closed after it too.
+    var headerTimeoutSeconds = 5.0
+    /// Connections served at once, each on a thread of its own; more are refused with 503.
+    var maxConnections = 1024
+    /// Request bytes all connections together may hold in memory (heads and bodies being read);
+    /// a request that would pass it is refused with 503.
+    var maxBufferedBytes = 256 << 20
     var eventsPerMinutePerKey = 10_000
     var eventsPerMinutePerInstall = 300
     var failNext: FaultInjection.Plan?

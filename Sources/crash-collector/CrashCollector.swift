@@ -59,11 +59,23 @@ struct CrashCollector: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Time a request may take to arrive, and an idle connection may stay open.", valueName: "seconds"))
+            "Time a request may take to arrive, from its first byte to its body's end.", valueName: "seconds"))
     var readTimeout = Configuration().readTimeoutSeconds
 
-    @Option(help: ArgumentHelp("Connections served at once; more get 503.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Time a client may take to send a request's head, and an idle connection may stay open.",
+            valueName: "seconds"))
+    var headerTimeout = Configuration().headerTimeoutSeconds
+
+    @Option(help: ArgumentHelp("Connections served at once, one thread each; more get 503.", valueName: "n"))
     var maxConnections = Configuration().maxConnections
+
+    @Option(
+        help: ArgumentHelp(
+            "Request bytes held in memory by all connections together; a request past it gets 503.",
+            valueName: "bytes"))
+    var maxBuffered = Configuration().maxBufferedBytes
 
     @Option(help: ArgumentHelp("Events per minute per write key.", valueName: "n"))
     var eventsRatePerKey = Configuration().eventsPerMinutePerKey
@@ -103,7 +115,12 @@ struct CrashCollector: ParsableCommand {
             throw ValidationError("--read-timeout needs seconds in (0, 3600], not \(readTimeout)")
         }
         configuration.readTimeoutSeconds = readTimeout
+        guard headerTimeout > 0, headerTimeout <= 3600 else {
+            throw ValidationError("--header-timeout needs seconds in (0, 3600], not \(headerTimeout)")
+        }
+        configuration.headerTimeoutSeconds = headerTimeout
         configuration.maxConnections = try Self.check(maxConnections, "--max-connections", 1...10_000)
+        configuration.maxBufferedBytes = try Self.check(maxBuffered, "--max-buffered", 1 << 20...(1 << 40))
         configuration.eventsPerMinutePerKey = try Self.check(eventsRatePerKey, "--events-rate-per-key", 1...10_000_000)
         configuration.eventsPerMinutePerInstall = try Self.check(
             eventsRatePerInstall, "--events-rate-per-install", 1...10_000_000)
@@ -142,6 +159,7 @@ struct CrashCollector: ParsableCommand {
 
     static func serve(_ configuration: Configuration) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        Listener.raiseDescriptorLimit(toServe: configuration.maxConnections)
         let server: Server
         do {
             let collector = try Collector(configuration: configuration)

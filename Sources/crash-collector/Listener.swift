@@ -7,6 +7,23 @@ import Foundation
 
 /// A listening TCP socket (IPv4).
 enum Listener {
+    /// Connections the kernel queues before `accept`: a burst of clients (a thousand at once)
+    /// waits there instead of being dropped and retried a second later.
+    static let backlog: Int32 = 1024
+
+    /// Raises the soft limit on open descriptors toward the hard limit, so that `connections`
+    /// clients (plus the data files and a margin) can be open at once; the default soft limit
+    /// (1024) would refuse accepts before the connection cap is reached. Best effort: where the
+    /// hard limit is lower, the accept loop's back-off handles EMFILE.
+    static func raiseDescriptorLimit(toServe connections: Int) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        let wanted = rlim_t(connections + 256)
+        guard limit.rlim_cur < wanted else { return }
+        limit.rlim_cur = min(wanted, limit.rlim_max)
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
     /// The address in network byte order, for dotted IPv4 text or `localhost`.
     static func ipv4Address(_ host: String) -> in_addr? {
         var address = in_addr()
@@ -32,7 +49,7 @@ enum Listener {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0, listen(fd, 128) == 0 else {
+        guard bound == 0, listen(fd, backlog) == 0 else {
             let code = errno
             close(fd)
             throw SystemError("listen on \(host):\(port)", errno: code)

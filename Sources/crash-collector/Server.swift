@@ -1,5 +1,4 @@
 import CrashReporterSupport
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -7,13 +6,19 @@ import Synchronization
     import Glibc
 #endif
 
-/// Accepts connections and serves each on its own thread, at most `maxConnections` at once.
+/// Accepts connections and serves each on its own thread, at most `maxConnections` at once; one
+/// past the cap is refused at once with a 503 on the accept thread, so that a flood of clients
+/// never holds up the accept loop. Every connection has deadlines (Connection), so a slow
+/// client holds its thread for a bounded time, and all of them together hold at most
+/// `maxBufferedBytes` of request bytes (docs/collector.md, "Hostile clients").
 final class Server: Sendable {
     let listenFD: Int32
     let port: Int
     let collector: Collector
     private let active = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
+    /// Request bytes the connections hold now, against `maxBufferedBytes`.
+    private let buffered = Atomic<Int>(0)
 
     init(collector: Collector) throws(SystemError) {
         let configuration = collector.configuration
@@ -27,6 +32,21 @@ final class Server: Sendable {
     /// Asks the accept loop to end (safe from any thread).
     func stop() {
         stopping.store(true, ordering: .releasing)
+    }
+
+    /// Moves a connection's share of the memory budget by `delta` bytes; false (and nothing
+    /// moved) when growing it would pass the budget.
+    func reserveBuffered(_ delta: Int) -> Bool {
+        guard delta > 0 else {
+            buffered.wrappingAdd(delta, ordering: .relaxed)
+            return true
+        }
+        let total = buffered.wrappingAdd(delta, ordering: .relaxed).newValue
+        if total > collector.configuration.maxBufferedBytes {
+            buffered.wrappingSubtract(delta, ordering: .relaxed)
+            return false
+        }
+        return true
     }
 
     /// Accepts until ``stop()``, then waits a bounded time for the open connections to finish.
@@ -44,15 +64,7 @@ final class Server: Sendable {
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             if active.load(ordering: .acquiring) >= collector.configuration.maxConnections {
-                // Answered off the accept loop: the lingering close takes up to a second.
-                DispatchQueue.global().async {
-                    SocketIO.setSendTimeout(fd, seconds: 1)
-                    SocketIO.send(
-                        fd,
-                        Collector.error(503, "too many connections", headers: [("Retry-After", "1")])
-                            .serialized(keepAlive: false))
-                    SocketIO.lingeringClose(fd)
-                }
+                Self.refuse(fd)
                 continue
             }
             active.wrappingAdd(1, ordering: .acquiringAndReleasing)
@@ -63,9 +75,28 @@ final class Server: Sendable {
             }
         }
         close(listenFD)
-        let deadline = Monotonic.now() + collector.configuration.readTimeoutSeconds + 2
+        let configuration = collector.configuration
+        let deadline = Monotonic.now() + max(configuration.readTimeoutSeconds, configuration.headerTimeoutSeconds) + 2
         while activeConnections > 0 && Monotonic.now() < deadline {
             usleep(20_000)
         }
+    }
+
+    /// Answers a connection past the cap with 503 and `Retry-After: 1` without waiting for
+    /// anything: the response goes into the socket's (empty) send buffer, what the client sent
+    /// so far is read and dropped so that closing does not reset the connection, and the socket
+    /// is closed. Nothing here blocks the accept loop.
+    private static func refuse(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        SocketIO.send(
+            fd,
+            Collector.error(503, "too many connections", headers: [("Retry-After", "1")]).serialized(keepAlive: false))
+        shutdown(fd, Int32(SHUT_WR))
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<16 {
+            let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count <= 0 { break }
+        }
+        close(fd)
     }
 }

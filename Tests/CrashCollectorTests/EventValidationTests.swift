@@ -2,6 +2,7 @@ import CrashReporterSupport
 import Foundation
 import Testing
 
+@testable import CrashCollectorParsers
 @testable import crash_collector
 
 @Suite struct EventValidationTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import CrashCollectorParsers
 @testable import crash_collector
 
 @Suite struct HTTPRequestParserTests {

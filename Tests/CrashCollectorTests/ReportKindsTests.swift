@@ -3,6 +3,7 @@ import CrashReporterSupport
 import Foundation
 import Testing
 
+@testable import CrashCollectorParsers
 @testable import crash_collector
 
 /// Snapshots and hangs (schema version 2) next to crashes: summaries, pages, the API, and the

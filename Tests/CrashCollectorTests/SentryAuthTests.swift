@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import CrashCollectorParsers
 @testable import crash_collector
 
 /// What the collector reads itself around an envelope (the envelope is `SentryEnvelopeParser`'s,

@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import CrashCollectorParsers
 @testable import crash_collector
 
 /// `crashreport` on a state directory filled by real crashes.

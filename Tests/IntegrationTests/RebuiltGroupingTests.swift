@@ -3,6 +3,7 @@ import CrashReportFormat
 import Foundation
 import Testing
 
+@testable import CrashCollectorParsers
 @testable import crash_collector
 
 /// The same crash from two builds of `crash-test`, the second with a function inserted before

@@ -4,6 +4,7 @@ import CrashSymbolication
 import Foundation
 import Testing
 
+@testable import CrashCollectorParsers
 @testable import crash_collector
 
 /// Real crashes of `crash-test` (debug and, when built, release), symbolicated on this machine

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import Tracking
 
@@ -157,5 +158,43 @@ struct ScrubberTests {
             #expect(!out.contains(secret), "\(secret) leaked: \(out)")
         }
         #expect(out.hasPrefix("u=[redacted] ip=[redacted]"))
+    }
+}
+
+/// Inputs the scrubber's fuzz target found (docs/fuzzing.md), each under the property it broke.
+@Suite("Scrubber: fuzzing findings")
+struct ScrubberFuzzRegressionTests {
+    /// A finding's input scrubbed as the fuzz target does (the first two bytes are the bound),
+    /// with the bound.
+    private func scrubbed(_ name: String) throws -> (value: String, maxBytes: Int) {
+        let input = try FuzzRegressions.input("FuzzScrubber", name)
+        let maxBytes = Int(input[0]) | Int(input[1] & 0x03) << 8
+        return (Scrubber.scrub(String(decoding: input.dropFirst(2), as: UTF8.self), maxBytes: maxBytes), maxBytes)
+    }
+
+    /// Cutting to the bound inside `80::1fn` left `…80::1` at the end, an address the scrubber
+    /// itself would have removed.
+    @Test("a value cut to its bound holds nothing the scrubber would remove")
+    func cutDoesNotMakeAFinding() throws {
+        let (scrubbed, maxBytes) = try scrubbed("cut-makes-ipv6")
+        #expect(scrubbed.utf8.count <= maxBytes)
+        #expect(Scrubber.scrub(scrubbed, maxBytes: 4096) == scrubbed)
+    }
+
+    /// `200d::3333…31:0d`: the digit run was replaced as a token, which left `200d::`, an
+    /// address, in front of `[redacted]`.
+    @Test("what a replacement leaves behind holds nothing the scrubber would remove")
+    func replacementDoesNotLeaveAFinding() throws {
+        let (scrubbed, _) = try scrubbed("replacement-leaves-ipv6")
+        #expect(Scrubber.scrub(scrubbed, maxBytes: 4096) == scrubbed)
+        #expect(!scrubbed.contains("200d::"))
+    }
+
+    @Test("a long digit run cut to a Luhn-valid card number is redacted, not kept")
+    func cutDigitRunIsScrubbedAgain() {
+        // 4111111111111111 passes the Luhn check; with four more digits it is no card number.
+        let scrubbed = Scrubber.scrub("id 41111111111111112222", maxBytes: 19)
+        #expect(Scrubber.scrub(scrubbed, maxBytes: 4096) == scrubbed)
+        #expect(!scrubbed.contains("4111111111111111"))
     }
 }
