@@ -1,3 +1,4 @@
+import CrashCollectorParsers
 import CrashReporterSupport
 import Foundation
 
