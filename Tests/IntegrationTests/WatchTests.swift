@@ -9,16 +9,6 @@ struct WatchTests {
     let binary = Binaries.crashTest(build: "debug")
     let tool = CrashSandbox.tool
 
-    /// Polls `condition` every 50 ms for up to `timeout` seconds; whether it came true.
-    func eventually(timeout: Double = 30, _ condition: () -> Bool) async throws -> Bool {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return condition()
-    }
-
     func isRunning(_ child: ChildProcess.Running) -> Bool {
         var status: Int32 = 0
         return waitpid(child.pid, &status, WNOHANG) == 0
