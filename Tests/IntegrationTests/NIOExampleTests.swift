@@ -168,12 +168,12 @@ struct NIOExampleTests {
         let server = try FaultServer(responses: ["200"])
         let service = try await Self.start(state: state.path, extra: ["CRASH_REPORTER_URL": server.url])
         #expect(try await Self.get(service.port, "/") == "hello\n")
-        for _ in 0..<200 where server.requests.isEmpty {
+        for _ in 0..<200 where server.reportRequests.isEmpty {
             try await Task.sleep(for: .milliseconds(50))
         }
         kill(service.process.pid, SIGKILL)
         _ = try await service.process.wait()
-        #expect(server.requests.count == 1)
+        #expect(server.reportRequests.count == 1, "the report, once (the earlier run's session may follow it)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: state.path + "/delivered").count == 1)
     }
 }

@@ -43,7 +43,8 @@ struct SnapshotTests {
         var delivered = false
         for _ in 0..<2500 where !delivered && Self.isRunning(child.pid) {
             try await Task.sleep(for: .milliseconds(20))
-            delivered = !server.requests.isEmpty
+            // Received, and moved to delivered/ once the service had the answer.
+            delivered = !server.reportRequests.isEmpty && sandbox.reports.isEmpty
         }
         let runningWhenDelivered = Self.isRunning(child.pid)
         kill(child.pid, SIGTERM)
@@ -53,9 +54,10 @@ struct SnapshotTests {
             result.signal == SIGTERM, "it went on serving until told to stop: status \(result.status), \(result.stderr)"
         )
         #expect(delivered && runningWhenDelivered, "delivered while the service still ran")
-        let requests = server.requests
+        let requests = server.reportRequests
         try #require(requests.count == 1, "one snapshot, sent once: \(requests.count)")
-        let body = try #require(server.body(0))
+        let n = try #require(requests[0]["n"] as? Int)
+        let body = try #require(server.body(n))
         let file = sandbox.root.appendingPathComponent("received.crash")
         try body.write(to: file)
         let model = try ReportDecoding.decode(file: file.path)  // validates
