@@ -85,8 +85,11 @@ struct CrashLoopTests {
                 "CRASH_REPORTER_CAP_WINDOW_SECONDS": "1",
             ]))
         // The summary goes when the window has closed, while the service serves (on a busy
-        // machine the first pass alone can take seconds): wait for it, then stop the service.
-        _ = try await eventually(timeout: 45) { server.reportRequests.count >= 2 }
+        // machine the first pass alone can take seconds): wait until it is received and moved to
+        // delivered/ (the receiver has it before the service has the answer), then stop the service.
+        _ = try await eventually(timeout: 45) {
+            server.reportRequests.count >= 2 && names(sandbox, "delivered").count >= 2
+        }
         kill(service.pid, SIGTERM)
         _ = try await service.wait()
         let requests = server.reportRequests
