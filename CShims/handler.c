@@ -42,15 +42,11 @@ static struct {
     struct sigaction previous_alarm;
 } g_handler;
 
-// Async-signal-safe. Ends the process with `sig` and its default action, whatever state the
-// handler is in.
-static void die_with(int sig) { scr_die_of_default(sig); }
-
 // Async-signal-safe. The watchdog: the report took too long.
 static void on_alarm(int sig) {
     (void)sig;
     int original = atomic_load(&g_handler.signal);
-    die_with(original != 0 ? original : SIGABRT);
+    scr_die_of_default(original != 0 ? original : SIGABRT);
 }
 
 // Async-signal-safe: the signal handler itself.
@@ -61,10 +57,10 @@ void scr_handle_signal(int sig, siginfo_t *info, void *ucontext) {
     if (scr_guard_active(tid)) scr_guard_escape();
     pid_t expected = 0;
     if (!atomic_compare_exchange_strong(&g_handler.owner, &expected, tid)) {
-        if (expected == tid) die_with(atomic_load(&g_handler.signal)); // a fault inside our own handler
+        if (expected == tid) scr_die_of_default(atomic_load(&g_handler.signal)); // a fault inside our own handler
         // Another thread is writing the report; it will end the process.
         for (long waited = 0; waited < SCR_WAIT_FOR_OWNER_MS; waited += 10) scr_sleep_us(10000);
-        die_with(sig);
+        scr_die_of_default(sig);
     }
     atomic_store(&g_handler.signal, sig);
 

@@ -267,6 +267,8 @@ SCR_HIDDEN uint64_t scr_now_boottime_ms(void);
 SCR_HIDDEN uint64_t scr_now_monotonic_ns(void);
 SCR_HIDDEN void scr_sleep_us(uint64_t us);
 SCR_HIDDEN size_t scr_strlcpy(char *dst, const char *src, size_t cap);
+// `v` in decimal, terminated; returns the length (util.c).
+SCR_HIDDEN size_t scr_format_decimal(char *out, size_t cap, uint64_t v);
 SCR_HIDDEN pid_t scr_gettid(void);
 // Ends the process of `sig` at its default action (restored, unblocked, sent to this thread).
 SCR_HIDDEN __attribute__((noreturn)) void scr_die_of_default(int sig);

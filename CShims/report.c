@@ -414,15 +414,7 @@ static int open_report_file(void) {
 // Async-signal-safe: writes ".crash.failed-<error>" into `out`.
 static void append_failed_suffix(char *out, size_t cap, int error) {
     size_t n = scr_strlcpy(out, ".crash.failed-", cap);
-    char digits[12];
-    size_t d = 0;
-    unsigned v = error > 0 ? (unsigned)error : 0;
-    do {
-        digits[d++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v != 0 && d < sizeof digits);
-    while (d > 0 && n + 1 < cap) out[n++] = digits[--d];
-    out[n] = '\0';
+    scr_format_decimal(out + n, cap - n, error > 0 ? (uint64_t)error : 0);
 }
 
 // Async-signal-safe (rename). A report that could not be written whole is kept beside the others

@@ -54,14 +54,7 @@ int scr_tasks_each(void (*visit)(pid_t tid, void *arg), void *arg) {
 static void status_path(pid_t tid, char out[64]) {
     static const char prefix[] = "/proc/self/task/";
     size_t n = scr_strlcpy(out, prefix, 64);
-    char digits[12];
-    int d = 0;
-    uint32_t v = (uint32_t)tid;
-    do {
-        digits[d++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v != 0 && d < (int)sizeof digits);
-    while (d > 0) out[n++] = digits[--d];
+    n += scr_format_decimal(out + n, 64 - n, (uint32_t)tid);
     scr_strlcpy(out + n, "/status", 64 - n);
 }
 

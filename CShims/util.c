@@ -37,6 +37,21 @@ void scr_sleep_us(uint64_t us) {
     }
 }
 
+// Async-signal-safe: pure computation. Writes `v` in decimal at `out`, at most cap-1 digits (the
+// last ones are dropped when it does not fit), always terminated; returns the length.
+size_t scr_format_decimal(char *out, size_t cap, uint64_t v) {
+    char digits[20];
+    size_t d = 0;
+    do {
+        digits[d++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    size_t n = 0;
+    while (d > 0 && n + 1 < cap) out[n++] = digits[--d];
+    if (cap > 0) out[n] = '\0';
+    return n;
+}
+
 // Async-signal-safe. Copies at most cap-1 bytes and always terminates; returns the length.
 size_t scr_strlcpy(char *dst, const char *src, size_t cap) {
     size_t n = 0;

@@ -22,8 +22,9 @@ extension ReportStore {
         var ids: [String] = []
         for name in names.sorted() {
             let path = pending + "/" + name
-            guard let (id, reason) = Self.incomplete(name: name, modified: FileSystem.modificationTime(path), now: now)
-            else { continue }
+            // Only a `.crash.tmp` needs its age: no `stat` for the reports themselves at start.
+            let modified = name.hasSuffix(".crash.tmp") ? FileSystem.modificationTime(path) : nil
+            guard let (id, reason) = Self.incomplete(name: name, modified: modified, now: now) else { continue }
             if (try? markRejected(path, id: id, status: nil, reason: reason, now: now)) != nil { ids.append(id) }
         }
         return ids
