@@ -24,11 +24,23 @@ extension CrashReport {
         /// Why unwinding stopped early or did not happen: `fault`, `init_failed`, `step_failed`,
         /// or, for a thread that did not answer, `no_answer`, `signal_blocked`, `stopped`, `exited`.
         public var unwindError: String?
+        /// The Swift async functions awaiting the one that runs, innermost first (`trust` is
+        /// `async`): the resume points of the async context chain found beside the frame at
+        /// ``asyncFramesAt``. Empty when the thread ran no async code.
+        public var asyncFrames: [Frame]
+        /// The index in ``frames`` of the async frame whose context began the chain: the async
+        /// frames come right after `frames[asyncFramesAt]` in call order (see ``callStack``).
+        public var asyncFramesAt: Int
+        /// Contexts beyond the ones kept in ``asyncFrames`` (the walk's bound).
+        public var asyncFramesOmitted: Int
+        /// The Swift task the thread was running, when it ran one and the handler could read it.
+        public var task: RunningTask?
 
         public init(
             id: Int, name: String, crashed: Bool, main: Bool, registers: Registers?, frames: [Frame],
             framesTruncated: Bool = false, framesOmitted: Int = 0, framesOmittedAt: Int? = nil,
-            unwindError: String? = nil
+            unwindError: String? = nil, asyncFrames: [Frame] = [], asyncFramesAt: Int = 0, asyncFramesOmitted: Int = 0,
+            task: RunningTask? = nil
         ) {
             self.id = id
             self.name = name
@@ -40,6 +52,10 @@ extension CrashReport {
             self.framesOmitted = framesOmitted
             self.framesOmittedAt = framesOmittedAt ?? frames.count
             self.unwindError = unwindError
+            self.asyncFrames = asyncFrames
+            self.asyncFramesAt = asyncFramesAt
+            self.asyncFramesOmitted = asyncFramesOmitted
+            self.task = task
         }
 
         /// The crashing thread as `threads[0]` of a version 1 report: what `crash` says of it.
@@ -64,6 +80,30 @@ extension CrashReport {
             case framesOmitted = "frames_omitted"
             case framesOmittedAt = "frames_omitted_at"
             case unwindError = "unwind_error"
+            case asyncFrames = "async_frames"
+            case asyncFramesAt = "async_frames_at"
+            case asyncFramesOmitted = "async_frames_omitted"
+            case task
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(Int.self, forKey: .id)
+            name = try container.decode(String.self, forKey: .name)
+            crashed = try container.decode(Bool.self, forKey: .crashed)
+            main = try container.decode(Bool.self, forKey: .main)
+            registers = try container.decodeIfPresent(Registers.self, forKey: .registers)
+            frames = try container.decode([Frame].self, forKey: .frames)
+            framesTruncated = try container.decode(Bool.self, forKey: .framesTruncated)
+            framesOmitted = try container.decode(Int.self, forKey: .framesOmitted)
+            framesOmittedAt = try container.decode(Int.self, forKey: .framesOmittedAt)
+            unwindError = try container.decodeIfPresent(String.self, forKey: .unwindError)
+            // The async members are optional: a thread that ran no async code, and every report
+            // written before they existed, has none.
+            asyncFrames = try container.decodeIfPresent([Frame].self, forKey: .asyncFrames) ?? []
+            asyncFramesAt = try container.decodeIfPresent(Int.self, forKey: .asyncFramesAt) ?? 0
+            asyncFramesOmitted = try container.decodeIfPresent(Int.self, forKey: .asyncFramesOmitted) ?? 0
+            task = try container.decodeIfPresent(RunningTask.self, forKey: .task)
         }
 
         // Written by hand so that `registers` and `unwind_error` are written as `null`, not
@@ -80,6 +120,22 @@ extension CrashReport {
             try container.encode(framesOmitted, forKey: .framesOmitted)
             try container.encode(framesOmittedAt, forKey: .framesOmittedAt)
             try container.encode(unwindError, forKey: .unwindError)
+            // Written only when there are some, so that a report without async code reads back
+            // as the handler wrote it.
+            if !asyncFrames.isEmpty || asyncFramesOmitted > 0 {
+                try container.encode(asyncFrames, forKey: .asyncFrames)
+                try container.encode(asyncFramesAt, forKey: .asyncFramesAt)
+                try container.encode(asyncFramesOmitted, forKey: .asyncFramesOmitted)
+            }
+            try container.encodeIfPresent(task, forKey: .task)
+        }
+
+        /// The thread's stack in call order, innermost first: the synchronous frames up to and
+        /// including `frames[asyncFramesAt]`, then the async frames (the functions awaiting it),
+        /// then the rest of the synchronous frames (the executor that ran the job).
+        public var callStack: [Frame] {
+            guard !asyncFrames.isEmpty, asyncFramesAt < frames.count else { return frames + asyncFrames }
+            return Array(frames[...asyncFramesAt]) + asyncFrames + frames[(asyncFramesAt + 1)...]
         }
     }
 }

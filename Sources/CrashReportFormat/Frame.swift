@@ -7,6 +7,10 @@ extension CrashReport {
             case context
             /// Recovered with DWARF call-frame information: `ip` is a return address.
             case cfi
+            /// A resume point read from a Swift async context (``CrashReport/CapturedThread/asyncFrames``):
+            /// `ip` is the entry of the function that runs when the awaited call returns, not a
+            /// return address, and `sp` is the context's address.
+            case async
         }
 
         /// The instruction pointer (see ``Trust``).
@@ -28,7 +32,9 @@ extension CrashReport {
         public var imageIndex: Int? { image >= 0 ? image : nil }
 
         /// The address to look up when symbolicating: a return address (`cfi`) points just
-        /// after the call, so it is moved back by one to land inside the call instruction.
+        /// after the call, so it is moved back by one to land inside the call instruction; a
+        /// faulting instruction (`context`) and a resume function's entry (`async`) are looked up
+        /// as they are.
         public var lookupAddress: Address {
             trust == .cfi && ip.rawValue > 0 ? Address(ip.rawValue - 1) : ip
         }

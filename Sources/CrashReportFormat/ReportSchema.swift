@@ -374,6 +374,34 @@ public enum ReportSchema {
                 }
               }
             },
+            "async_frame": {
+              "type": "object",
+              "required": [
+                "ip",
+                "sp",
+                "trust",
+                "image"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "ip": {
+                  "$ref": "#/$defs/address"
+                },
+                "sp": {
+                  "$ref": "#/$defs/address"
+                },
+                "trust": {
+                  "type": "string",
+                  "enum": [
+                    "async"
+                  ]
+                },
+                "image": {
+                  "type": "integer",
+                  "minimum": -1
+                }
+              }
+            },
             "image": {
               "type": "object",
               "required": [
@@ -522,6 +550,54 @@ public enum ReportSchema {
                     "null"
                   ],
                   "pattern": "^[a-z_]{1,31}$"
+                },
+                "async_frames": {
+                  "type": "array",
+                  "maxItems": 64,
+                  "items": {
+                    "$ref": "#/$defs/async_frame"
+                  }
+                },
+                "async_frames_at": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "async_frames_omitted": {
+                  "type": "integer",
+                  "minimum": 0
+                },
+                "task": {
+                  "type": [
+                    "object",
+                    "null"
+                  ],
+                  "required": [
+                    "id",
+                    "name",
+                    "priority"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "id": {
+                      "type": "integer",
+                      "minimum": 0
+                    },
+                    "name": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "maxLength": 63
+                    },
+                    "priority": {
+                      "type": [
+                        "integer",
+                        "null"
+                      ],
+                      "minimum": 0,
+                      "maximum": 255
+                    }
+                  }
                 }
               }
             }

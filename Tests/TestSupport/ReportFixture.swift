@@ -107,6 +107,24 @@ public enum ReportFixture {
         ]
     }
 
+    /// A valid schema-version-2 crash in async code: `validV2()` whose crashing thread ran task
+    /// 77 ("orders") and has three async frames after its frame 1 (the async function's own
+    /// frame), the executor's frame after them.
+    public static func asyncCrash() -> [String: Any] {
+        var report = validV2()
+        var threads = report["threads"] as! [[String: Any]]
+        threads[0]["async_frames"] = [
+            ["ip": "0x55d0c3a02000", "sp": "0x7f0a00100000", "trust": "async", "image": 0],
+            ["ip": "0x55d0c3a02100", "sp": "0x7f0a00100100", "trust": "async", "image": 0],
+            ["ip": "0x55d0c3a02200", "sp": "0x7f0a00100200", "trust": "async", "image": 0],
+        ]
+        threads[0]["async_frames_at"] = 1
+        threads[0]["async_frames_omitted"] = 0
+        threads[0]["task"] = ["id": 77, "name": "orders", "priority": 21]
+        report["threads"] = threads
+        return report
+    }
+
     /// Thread 4251 "io": blocked the capture signal, so it has no stack.
     public static var blockedThread: [String: Any] {
         [
