@@ -151,6 +151,8 @@ let package = Package(
                 "TrackingEventsAPI", "Tracking", "TrackingTestKit", "TestSupport", "CrashReporterSupport",
                 "CrashReporterHTTP",
             ]),
+        // The C core's own tests: the handler's pieces called directly, no Swift layer between.
+        .testTarget(name: "CCrashReporterTests", dependencies: ["CCrashReporter"]),
         .testTarget(
             name: "CrashReporterTests",
             dependencies: ["CrashReporter", "CCrashReporter", "CrashReportFormat", "Tracking", "TestSupport"]),

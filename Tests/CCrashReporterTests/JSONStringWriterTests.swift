@@ -2,8 +2,6 @@ import CCrashReporter
 import Foundation
 import Testing
 
-@testable import CrashReporter
-
 /// The handler's JSON string writer, through the same function the handler uses.
 func jsonString(_ bytes: [UInt8], max: Int = 1000) throws -> (literal: String, decoded: String) {
     var buffer = [CChar](repeating: 0, count: 8 * bytes.count + 16)
@@ -18,8 +16,8 @@ func jsonString(_ bytes: [UInt8], max: Int = 1000) throws -> (literal: String, d
     return (literal, decoded)
 }
 
-@Suite("JSON writer")
-struct JSONWriterTests {
+@Suite("The handler's JSON string writer (C core)")
+struct JSONStringWriterTests {
     @Test("escapes quotes, backslashes and control characters")
     func escapes() throws {
         let input = "a\"b\\c\nd\te\r\u{1}\u{1f}/z"
