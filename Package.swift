@@ -6,11 +6,12 @@ let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let serviceLifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 
+// Linux only (glibc, /proc, ELF, the signal ABI), so no Apple platform is declared: SwiftPM's
+// `platforms` names minimum Apple versions, and none of them builds this package.
 // The targets form layers, listed from the top down: each depends only on targets listed below
 // it. README.md ("Layout") draws them; docs/decisions.md says why they are cut where they are.
 let package = Package(
     name: "swift-crash-reporter",
-    platforms: [.macOS(.v15)],
     products: [
         // What a service links: start(), breadcrumbs, consent, next-launch delivery.
         .library(name: "CrashReporter", targets: ["CrashReporter"]),

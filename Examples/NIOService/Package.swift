@@ -7,7 +7,6 @@ import PackageDescription
 // root package does not depend on SwiftNIO. See docs/example-nio.md.
 let package = Package(
     name: "nio-service",
-    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "swift-crash-reporter", path: "../.."),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.65.0"),
