@@ -24,11 +24,8 @@ final class Socket: ByteStream {
         var fds = [pollfd(fd: fd, events: Int16(events), revents: 0)]
         if let cancellation { fds.append(pollfd(fd: cancellation.readFD, events: Int16(POLLIN), revents: 0)) }
         while true {
-            let ready = poll(&fds, nfds_t(fds.count), deadline.pollMilliseconds)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw .connectionLost("poll: \(Errno.text(errno))")
-            }
+            let ready = SystemCall.retryingInterrupts { poll(&fds, nfds_t(fds.count), deadline.pollMilliseconds) }
+            if ready < 0 { throw .connectionLost("poll: \(Errno.text(errno))") }
             if fds.count > 1 && fds[1].revents != 0 { throw .cancelled }
             if fds[0].revents != 0 { return }
             if deadline.hasPassed { throw .timeout(phase) }
@@ -38,13 +35,13 @@ final class Socket: ByteStream {
     func write(_ bytes: UnsafeRawBufferPointer, deadline: Deadline) throws(HTTPError) {
         var offset = 0
         while offset < bytes.count {
-            let sent = send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            let sent = SystemCall.retryingInterrupts {
+                send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if sent > 0 {
                 offset += sent
             } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 try wait(for: POLLOUT, deadline: deadline, phase: "while sending the request")
-            } else if sent < 0 && errno == EINTR {
-                continue
             } else {
                 throw .connectionLost("while sending the request: \(Errno.text(errno))")
             }
@@ -53,13 +50,12 @@ final class Socket: ByteStream {
 
     func read(into buffer: UnsafeMutableRawBufferPointer, deadline: Deadline) throws(HTTPError) -> Int {
         while true {
-            let count = recv(fd, buffer.baseAddress, buffer.count, 0)
+            let count = SystemCall.retryingInterrupts { recv(fd, buffer.baseAddress, buffer.count, 0) }
             if count >= 0 { return count }
-            if errno == EAGAIN || errno == EWOULDBLOCK {
-                try wait(for: POLLIN, deadline: deadline, phase: "while waiting for the response")
-            } else if errno != EINTR {
+            guard errno == EAGAIN || errno == EWOULDBLOCK else {
                 throw .connectionLost("while reading the response: \(Errno.text(errno))")
             }
+            try wait(for: POLLIN, deadline: deadline, phase: "while waiting for the response")
         }
     }
 }

@@ -124,13 +124,12 @@ struct ELFImageFile: Equatable {
         var buffer = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let result = buffer.withUnsafeMutableBytes { bytes in
-                pread(fd, bytes.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+            let result = SystemCall.retryingInterrupts {
+                buffer.withUnsafeMutableBytes { bytes in
+                    pread(fd, bytes.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                }
             }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(Errno.text(errno))
-            }
+            if result < 0 { throw .unreadable(Errno.text(errno)) }
             if result == 0 { break }
             done += result
         }

@@ -57,11 +57,10 @@ package enum Diagnostics {
             line.withUnsafeBytes { raw in
                 var offset = 0
                 while offset < raw.count {
-                    let written = write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        return
+                    let written = SystemCall.retryingInterrupts {
+                        write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
                     }
+                    if written < 0 { return }
                     offset += written
                 }
             }

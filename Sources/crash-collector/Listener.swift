@@ -74,13 +74,9 @@ enum SocketIO {
     /// Waits at most `milliseconds` for data, then reads what there is into `buffer`.
     static func read(_ fd: Int32, into buffer: inout [UInt8], milliseconds: Int32) -> ReadResult {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while true {
-            let ready = poll(&poller, 1, max(0, milliseconds))
-            if ready < 0 && errno == EINTR { continue }
-            if ready < 0 { return .closed }
-            if ready == 0 { return .timedOut }
-            break
-        }
+        let ready = SystemCall.retryingInterrupts { poll(&poller, 1, max(0, milliseconds)) }
+        if ready < 0 { return .closed }
+        if ready == 0 { return .timedOut }
         let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         return count > 0 ? .data(count) : .closed
     }
@@ -91,8 +87,9 @@ enum SocketIO {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let sent = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if sent < 0 && errno == EINTR { continue }
+                let sent = SystemCall.retryingInterrupts {
+                    Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                }
                 if sent <= 0 { return false }
                 offset += sent
             }

@@ -24,15 +24,12 @@ extension FileSystem {
             let room = max(bytes.capacity - start, 64 << 10)
             let wanted = min(room, limit + 1 - start)
             bytes.append(contentsOf: repeatElement(0, count: wanted))
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(descriptor, buffer.baseAddress! + start, wanted)
+            let count = SystemCall.retryingInterrupts {
+                bytes.withUnsafeMutableBytes { buffer in Glibc.read(descriptor, buffer.baseAddress! + start, wanted) }
             }
             let code = errno
             bytes.removeLast(wanted - max(count, 0))
-            if count < 0 {
-                if code == EINTR { continue }
-                throw FileError(.read, path, errno: code)
-            }
+            if count < 0 { throw FileError(.read, path, errno: code) }
             if count == 0 { return bytes }
             if bytes.count > limit { throw FileError(.read, path, .tooLarge(limit: limit)) }
         }
@@ -49,10 +46,9 @@ extension FileSystem {
         var bytes = [UInt8](repeating: 0, count: limit + 1)
         var length = 0
         while length <= limit {
-            let count = bytes.withUnsafeMutableBytes {
-                Glibc.read(descriptor, $0.baseAddress! + length, limit + 1 - length)
+            let count = SystemCall.retryingInterrupts {
+                bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + length, limit + 1 - length) }
             }
-            if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { return nil }
             if count == 0 { return Array(bytes[0..<length]) }
             length += count

@@ -149,11 +149,10 @@ extension FileSystem {
     private static func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32 {
         var offset = 0
         while offset < buffer.count {
-            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
+            let written = SystemCall.retryingInterrupts {
+                write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
             }
+            if written < 0 { return errno }
             offset += written
         }
         return 0

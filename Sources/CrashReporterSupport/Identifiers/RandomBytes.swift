@@ -20,11 +20,10 @@ package enum RandomBytes {
         guard let getRandom = GNUFunctions.getRandom else { return false }
         var offset = 0
         while offset < buffer.count {
-            let count = getRandom(buffer.baseAddress! + offset, buffer.count - offset, 0)
-            if count < 0 {
-                if errno == EINTR { continue }
-                return false
+            let count = SystemCall.retryingInterrupts {
+                getRandom(buffer.baseAddress! + offset, buffer.count - offset, 0)
             }
+            if count < 0 { return false }
             offset += count
         }
         return true
@@ -36,8 +35,9 @@ package enum RandomBytes {
         defer { close(descriptor) }
         var offset = 0
         while offset < buffer.count {
-            let count = read(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if count < 0, errno == EINTR { continue }
+            let count = SystemCall.retryingInterrupts {
+                read(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
             guard count > 0 else { return false }
             offset += count
         }
