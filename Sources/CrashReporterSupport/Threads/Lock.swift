@@ -1,5 +1,3 @@
-import Glibc
-
 /// State guarded by a POSIX mutex: what the library uses instead of `Synchronization.Mutex`.
 ///
 /// On Linux `Mutex` locks with futex calls inside the standard library, which ThreadSanitizer
@@ -8,26 +6,18 @@ import Glibc
 /// uncontended it costs about the same.
 package final class Lock<State>: @unchecked Sendable {
     // @unchecked: `state` is only touched with `mutex` held.
-    let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    let mutex = POSIXMutex()
     private var state: State
 
     package init(_ initial: State) {
         state = initial
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     /// Reads or changes the state with the lock held.
     @inline(__always)
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         return try body(&state)
     }
 }
@@ -38,8 +28,8 @@ extension Lock where State == Void {
     /// Runs `body` with the lock held.
     @inline(__always)
     package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         return try body()
     }
 }

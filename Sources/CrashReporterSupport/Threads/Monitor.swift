@@ -5,44 +5,39 @@ import Glibc
 /// `CLOCK_MONOTONIC`, so setting the wall clock neither shortens nor stretches them.
 package final class Monitor<State: Sendable>: @unchecked Sendable {
     // @unchecked: `state` is only touched with `mutex` held.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = POSIXMutex()
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var state: State
 
     package init(_ initial: State) {
         state = initial
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
         var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
+        POSIXMutex.check(pthread_condattr_init(&attributes), "pthread_condattr_init")
+        POSIXMutex.check(pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC), "pthread_condattr_setclock")
+        POSIXMutex.check(pthread_cond_init(condition, &attributes), "pthread_cond_init")
+        POSIXMutex.check(pthread_condattr_destroy(&attributes), "pthread_condattr_destroy")
     }
 
     deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
+        POSIXMutex.check(pthread_cond_destroy(condition), "pthread_cond_destroy")
         condition.deallocate()
-        mutex.deallocate()
     }
 
     /// Reads or changes the state with the lock held, without waking anybody.
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         return try body(&state)
     }
 
     /// Changes the state with the lock held, then wakes every waiter to look at it again.
     package func update<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         defer {
-            pthread_cond_broadcast(condition)
-            pthread_mutex_unlock(mutex)
+            POSIXMutex.check(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
+            mutex.unlock()
         }
         return try body(&state)
     }
@@ -53,16 +48,16 @@ package final class Monitor<State: Sendable>: @unchecked Sendable {
     /// Returns `nil` on timeout.
     package func wait<Result>(timeout: Double?, until ready: (inout State) throws -> Result?) rethrows -> Result? {
         let deadline = timeout.map(Self.deadline(after:))
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         while true {
             if let result = try ready(&state) { return result }
             if var deadline {
-                if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT {
-                    return try ready(&state)
-                }
+                let result = pthread_cond_timedwait(condition, mutex.pointer, &deadline)
+                if result == ETIMEDOUT { return try ready(&state) }
+                POSIXMutex.check(result, "pthread_cond_timedwait")
             } else {
-                pthread_cond_wait(condition, mutex)
+                POSIXMutex.check(pthread_cond_wait(condition, mutex.pointer), "pthread_cond_wait")
             }
         }
     }
