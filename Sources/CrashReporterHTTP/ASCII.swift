@@ -17,8 +17,10 @@ extension UInt8 {
 }
 
 extension Collection where Element == UInt8 {
-    /// The bytes without leading and trailing spaces, tabs, CR and LF.
-    func trimmingASCIIWhitespace() -> SubSequence {
+    /// The bytes without leading and trailing spaces, tabs, CR and LF: what HTTP's lines and
+    /// header values are trimmed of (the support module's `trimmingASCIIWhitespace` also strips
+    /// vertical tab and form feed, for text that is not HTTP).
+    func trimmingHTTPWhitespace() -> SubSequence {
         let isSpace = { (byte: UInt8) in byte.isHTTPWhitespace || byte == 0x0D || byte == 0x0A }
         guard let first = firstIndex(where: { !isSpace($0) }) else { return self[endIndex...] }
         var last = first
@@ -37,6 +39,6 @@ extension String {
         utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { $0.asciiLowercased == $1.asciiLowercased }
     }
 
-    /// The string with surrounding spaces, tabs, CR and LF removed.
-    var trimmedASCIIWhitespace: String { String(decoding: Array(utf8).trimmingASCIIWhitespace(), as: UTF8.self) }
+    /// The string with surrounding spaces, tabs, CR and LF removed (see `trimmingHTTPWhitespace`).
+    var trimmedHTTPWhitespace: String { String(decoding: Array(utf8).trimmingHTTPWhitespace(), as: UTF8.self) }
 }

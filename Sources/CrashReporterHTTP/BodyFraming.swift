@@ -14,10 +14,10 @@ enum BodyFraming: Equatable {
             return .none
         }
         let codings = head.headers.values(for: "Transfer-Encoding").flatMap { $0.split(separator: ",") }
-            .map { String($0).trimmedASCIIWhitespace.lowercased() }
+            .map { String($0).trimmedHTTPWhitespace.lowercased() }
         if !codings.isEmpty { return codings.last == "chunked" ? .chunked : .untilClose }
         let lengths = head.headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }
-            .map { String($0).trimmedASCIIWhitespace }
+            .map { String($0).trimmedHTTPWhitespace }
         guard let first = lengths.first else { return .untilClose }
         guard lengths.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.count <= 18,
             first.utf8.allSatisfy(\.isASCIIDigit), let length = Int(first)

@@ -21,7 +21,7 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `string`, throwing `HTTPError.invalidURL` with the reason it cannot be used.
     public init(_ string: String) throws(HTTPError) {
-        let text = Array(string.utf8).trimmingASCIIWhitespace()
+        let text = Array(string.utf8).trimmingHTTPWhitespace()
         guard let schemeEnd = text.indices.first(where: { text[$0...].starts(with: Self.schemeSeparator) }) else {
             throw .invalidURL("'\(string)' has no scheme (http:// or https://)")
         }

@@ -1,3 +1,5 @@
+import CrashReporterSupport
+
 /// The proxy settings of the environment, read the way curl (and so URLSession on Linux) reads
 /// them: `https_proxy` / `HTTPS_PROXY` for https URLs, `http_proxy` / `HTTP_PROXY` for http URLs
 /// (the lowercase name first), and `no_proxy` / `NO_PROXY`, a comma-separated list of host names
@@ -20,7 +22,7 @@ struct ProxyConfiguration: Sendable, Hashable {
     init(environment: [String: String]) {
         func setting(_ names: String...) -> Setting? {
             for name in names {
-                if let value = environment[name]?.trimmedASCIIWhitespace, !value.isEmpty {
+                if let value = environment[name].map({ String($0.trimmingASCIIWhitespace()) }), !value.isEmpty {
                     return Setting(variable: name, value: value)
                 }
             }
@@ -30,7 +32,7 @@ struct ProxyConfiguration: Sendable, Hashable {
         https = setting("https_proxy", "HTTPS_PROXY")
         let list = environment["no_proxy"] ?? environment["NO_PROXY"] ?? ""
         noProxy = list.split(separator: ",").map { entry in
-            var name = String(entry).trimmedASCIIWhitespace.lowercased()
+            var name = entry.trimmingASCIIWhitespace().lowercased()
             if name.hasPrefix("[") && name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
             if name.hasPrefix(".") { name = String(name.dropFirst()) }
             return name

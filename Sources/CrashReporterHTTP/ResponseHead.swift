@@ -19,7 +19,7 @@ struct ResponseHead {
                 guard let last = head.headers.fields.last else { throw .badResponse("a continuation line first") }
                 var fields = head.headers.fields
                 fields[fields.count - 1].value =
-                    last.value + " " + String(decoding: line.trimmingASCIIWhitespace(), as: UTF8.self)
+                    last.value + " " + String(decoding: line.trimmingHTTPWhitespace(), as: UTF8.self)
                 head.headers = HTTPHeaders(fields)
                 continue
             }
@@ -30,7 +30,7 @@ struct ResponseHead {
             }
             head.headers.append(
                 String(decoding: line[..<colon], as: UTF8.self),
-                String(decoding: line[(colon + 1)...].trimmingASCIIWhitespace(), as: UTF8.self))
+                String(decoding: line[(colon + 1)...].trimmingHTTPWhitespace(), as: UTF8.self))
         }
     }
 

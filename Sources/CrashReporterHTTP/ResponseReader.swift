@@ -59,7 +59,7 @@ enum ResponseReader {
 
     /// The hexadecimal size before any `;extension`.
     private static func chunkSize(_ line: [UInt8]) throws(HTTPError) -> Int {
-        let digits = line[..<(line.firstIndex(of: UInt8(ascii: ";")) ?? line.endIndex)].trimmingASCIIWhitespace()
+        let digits = line[..<(line.firstIndex(of: UInt8(ascii: ";")) ?? line.endIndex)].trimmingHTTPWhitespace()
         guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy(\.isASCIIHexDigit),
             let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
         else {
