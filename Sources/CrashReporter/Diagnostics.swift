@@ -4,9 +4,8 @@ import Tracking
 /// deliver, a state directory it cannot write, a signal handler it found already installed, an
 /// analytics event it dropped. Diagnostics never carry report contents: ids, paths, reasons.
 public struct CrashReporterDiagnostic: Sendable, Equatable, CustomStringConvertible {
-    public enum Level: String, Sendable, Equatable {
-        case info, warning, error
-    }
+    /// `info`, `warning` or `error` (the façade's type, so that one level crosses every module).
+    public typealias Level = DiagnosticLevel
 
     public var level: Level
     public var message: String
@@ -27,14 +26,6 @@ extension CrashReporter {
     /// to say (the caller of `start`, the delivery worker, a tracking call), never in the signal
     /// handler.
     public static func setDiagnosticHandler(_ handler: @escaping @Sendable (CrashReporterDiagnostic) -> Void) {
-        Diagnostics.setHandler { level, message in
-            let level: CrashReporterDiagnostic.Level =
-                switch level {
-                case .info: .info
-                case .warning: .warning
-                case .error: .error
-                }
-            handler(CrashReporterDiagnostic(level, message))
-        }
+        Diagnostics.setHandler { level, message in handler(CrashReporterDiagnostic(level, message)) }
     }
 }

@@ -4,15 +4,19 @@ import CrashReporterSupport
     import Glibc
 #endif
 
+/// How much one of the package's diagnostics matters: the one level type of the façade, its
+/// providers and the crash reporter (`CrashReporterDiagnostic.Level` is this type).
+public enum DiagnosticLevel: String, Sendable, Equatable {
+    case info, warning, error
+}
+
 /// The package's own diagnostics (an event dropped, a report not delivered, a state directory
 /// that cannot be written), one route for the façade, its providers and the crash reporter.
 /// They go to the handler a service set (`CrashReporter.setDiagnosticHandler`, which the
 /// swift-log integration calls); until then the newest 32 are kept for it, and debug builds
 /// also print the warnings and errors on standard error (`[swift-crash-reporter] warning: …`).
 package enum Diagnostics {
-    package enum Level: String, Sendable {
-        case info, warning, error
-    }
+    package typealias Level = DiagnosticLevel
 
     package typealias Handler = @Sendable (Level, String) -> Void
 
