@@ -32,9 +32,7 @@ enum ReportPage {
             if let task = shownThread.flatMap({ report.threads[$0].task }) {
                 html += ", \(HTMLPage.escape(task.label))"
             }
-            if let stack = report.crashCallStack(symbols: symbols) {
-                html += "</p>\n" + StackTable.render(stack, in: report)
-            }
+            html += "</p>\n" + StackTable.render(crash.callStack(in: report, symbols: symbols), in: report)
         } else if let abnormal = report.abnormalExit {
             html += "<h2>The abnormal exit</h2>\n<div class=\"message\">\(abnormal.exitClass.rawValue): "
             html += "\(HTMLPage.escape(abnormal.exitClass.summary))</div>\n"
