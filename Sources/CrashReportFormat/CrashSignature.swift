@@ -3,7 +3,9 @@
 ///
 /// - the signal;
 /// - the innermost frames of the service's own code (the main executable), as their demangled
-///   function names without offsets, inlined calls counted as frames of their own; the
+///   function names without offsets, inlined calls counted as frames of their own, in call
+///   order with the crashing thread's async frames (``CallStack``: the functions awaiting the
+///   async function that ran come before the executor's frames); the
 ///   runtime's and libc's frames, `_assertionFailure`, `fatalError` and the `Swift runtime
 ///   failure: …` pseudo-frame are left out (``RuntimeFrames``), and a function repeated in a
 ///   row (a recursion) counts once;
@@ -65,9 +67,13 @@ public struct CrashSignature: Hashable, Sendable, CustomStringConvertible {
         func add(_ name: String) {
             if frames.last != name, frames.count < depth { frames.append(name) }
         }
-        for (index, frame) in crash.frames.enumerated() where frames.count < depth {
+        // In call order: after the synchronous frames up to the async function that ran, the
+        // functions awaiting it, so that a crash in the runtime or the standard library, under
+        // an executor's frames, is named by the service's async functions.
+        let stack = report.crashCallStack(symbols: symbols)
+        for (index, frame) in (stack?.frames ?? []).enumerated() where frames.count < depth {
             guard let image = report.image(of: frame), image.main else { continue }
-            if let resolved = symbols.crash[index], !resolved.isEmpty {
+            if let resolved = stack?.symbols[index], !resolved.isEmpty {
                 for symbol in resolved where !RuntimeFrames.isRuntime(symbol.function) {
                     add(symbol.function)
                     hasNames = true

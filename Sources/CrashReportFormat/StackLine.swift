@@ -10,6 +10,9 @@ package enum StackLine: Sendable, Equatable {
     case repeats(length: Int, times: Int)
     /// `count` frames were left out here.
     case omitted(count: Int)
+    /// The async context chain went on for `count` more frames than the report keeps
+    /// (``CrashReport/CapturedThread/asyncFramesOmitted``); only ``CallStack`` makes this line.
+    case asyncOmitted(count: Int)
 
     /// The longest cycle considered.
     static let longestCycle = 8

@@ -9,24 +9,27 @@ extension TextRenderer {
             if report.threadsOmitted > 0 { count += ", \(report.threadsOmitted) beyond the report's limit left out" }
         }
         var sections = ["Threads (\(count)):" + (shown == 0 ? "\n  (none)" : "")]
-        for (index, thread) in report.threads.enumerated() {
-            sections.append(self.thread(thread, symbols: symbols[thread: index], in: report))
+        for index in report.threads.indices {
+            sections.append(
+                thread(report.threads[index], report.callStack(ofThread: index, symbols: symbols), in: report))
         }
         return sections
     }
 
-    /// `Thread 4242 "worker" (main thread, crashed), 3 frames:` and the frames, or one line for
-    /// a thread that did not answer.
-    func thread(_ thread: CrashReport.CapturedThread, symbols: [Int: [FrameSymbol]], in report: CrashReport)
-        -> String
-    {
+    /// `Thread 4242 "worker" (main thread, crashed), task 77 "orders", priority medium, 3 frames,
+    /// 2 async:` and the frames in call order (see ``CallStack``), or one line for a thread that
+    /// did not answer.
+    func thread(_ thread: CrashReport.CapturedThread, _ stack: CallStack, in report: CrashReport) -> String {
         var title = "Thread \(thread.id)"
         if !thread.name.isEmpty { title += " \"\(Text.safe(thread.name))\"" }
         let notes = (thread.main ? ["main thread"] : []) + (thread.crashed ? ["crashed"] : [])
         if !notes.isEmpty { title += " (\(notes.joined(separator: ", ")))" }
+        if let task = thread.task { title += ", " + Text.safe(task.label) }
         guard thread.answered else { return title + ": " + Self.noAnswer(thread.unwindError ?? "") }
-        var lines = [title + ", \(thread.frames.count) frame\(thread.frames.count == 1 ? "" : "s"):"]
-        lines += stack(thread.frames, thread.stackLines, symbols: symbols, in: report)
+        title += ", \(thread.frames.count) frame\(thread.frames.count == 1 ? "" : "s")"
+        if stack.asyncCount > 0 { title += ", \(stack.asyncCount) async" }
+        var lines = [title + ":"]
+        lines += self.stack(stack, in: report)
         if thread.framesTruncated {
             lines.append("  ... stack truncated: the thread had more frames than the report keeps")
         }
@@ -47,19 +50,23 @@ extension TextRenderer {
     }
 
     /// The frame lines: a run of one repeated frame is one line that says how many times, the
-    /// frames left out are one line.
-    func stack(
-        _ frames: [CrashReport.Frame], _ stackLines: [StackLine], symbols: [Int: [FrameSymbol]], in report: CrashReport
-    ) -> [String] {
-        if frames.isEmpty && stackLines.isEmpty { return ["  (none)"] }
+    /// frames left out are one line; an async frame's function is marked `[async]`, as Swift's
+    /// own backtracer marks it, and one without a name ends in `[async]`.
+    func stack(_ stack: CallStack, in report: CrashReport) -> [String] {
+        let frames = stack.frames
+        let symbols = stack.symbols
+        if frames.isEmpty && stack.lines.isEmpty { return ["  (none)"] }
         let indexWidth = String(max(frames.count - 1, 0)).count
         let names = frames.map { report.image(of: $0).map { Text.safe($0.name) } ?? "???" }
         let nameWidth = min(names.map(\.count).max() ?? 0, 32)
         let continuation = String(repeating: " ", count: 2 + indexWidth + 2 + nameWidth + 2 + 18)
         var lines: [String] = []
-        for stackLine in stackLines {
+        for stackLine in stack.lines {
             guard case .frame(let index, let count) = stackLine else {
                 if case .omitted(let count) = stackLine { lines.append("  ... \(count) frames omitted ...") }
+                if case .asyncOmitted(let count) = stackLine {
+                    lines.append("  ... \(count) more async frame\(count == 1 ? "" : "s") not kept ...")
+                }
                 if case .repeats(let length, let times) = stackLine {
                     lines.append("  ... the \(length) frames above repeated \(times) more times ...")
                 }
@@ -79,11 +86,17 @@ extension TextRenderer {
             let repeated = count > 1 ? "  (repeated \(count) times)" : ""
             let resolved = symbols[index] ?? []
             if resolved.isEmpty {
-                lines.append(line + repeated)
+                lines.append(line + (stack.isAsync(index) ? "  [async]" : "") + repeated)
                 continue
             }
             for (position, symbol) in resolved.enumerated() {
-                let text = (symbol.inlined ? "[inlined] " : "") + Text.safe(symbol.text)
+                var shown = symbol
+                if stack.isAsync(index), !symbol.inlined {
+                    // A resume point is the function's entry: its offset is always 0.
+                    shown.function += " [async]"
+                    shown.offset = nil
+                }
+                let text = (symbol.inlined ? "[inlined] " : "") + Text.safe(shown.text)
                 lines.append((position == 0 ? line + "  " : continuation + "  ") + text)
             }
             lines[lines.count - 1] += repeated

@@ -64,6 +64,9 @@ struct SentryEvent: Encodable {
     struct Stacktrace: Encodable {
         var frames: [Frame]
         var registers: [String: String]?
+        /// `none` for a stack with async frames (see `stacktrace(_:registers:in:)`); absent
+        /// (Sentry's `auto`) otherwise.
+        var instruction_addr_adjustment: String?
     }
 
     struct Frame: Encodable {
@@ -115,6 +118,16 @@ struct SentryEvent: Encodable {
     struct Contexts: Encodable {
         var os: OS
         var device: Device
+        var swift_task: SwiftTask?
+
+        /// The Swift task the crashed thread ran (its name scrubbed when it was recorded).
+        struct SwiftTask: Encodable {
+            var type = "swift_task"
+            var id: UInt64
+            var name: String?
+            var priority: Int?
+            var priority_name: String?
+        }
 
         struct OS: Encodable {
             var type = "os"
@@ -176,7 +189,7 @@ extension SentryEvent {
             dist: Self.nonEmpty(app.build),
             environment: Self.nonEmpty(environment) ?? Self.nonEmpty(app.environment),
             message: occasion.message,
-            exception: report.crash.map { Values(values: [Self.exception($0, symbols: symbols.crash, in: report)]) },
+            exception: report.crash.map { Values(values: [Self.exception($0, symbols: symbols, in: report)]) },
             threads: Values(values: Self.threads(report, symbols: symbols)),
             tags: occasion.tags,
             fingerprint: Self.fingerprint(report, symbols: symbols),
@@ -187,7 +200,7 @@ extension SentryEvent {
                     name: report.os.name.isEmpty ? "Linux" : report.os.name,
                     version: Self.nonEmpty(report.os.distribution),
                     kernel_version: Self.nonEmpty(report.os.release)),
-                device: .init(arch: report.os.machine)),
+                device: .init(arch: report.os.machine), swift_task: Self.taskContext(report)),
             sdk: SDK(name: sdkName, version: sdkVersion, settings: .init()))
     }
 
@@ -209,10 +222,10 @@ extension SentryEvent {
     }
 
     /// The crash as Sentry's exception: the signal, what went wrong, the crashing thread's stack.
-    static func exception(_ crash: CrashReport.Crash, symbols: [Int: [FrameSymbol]], in report: CrashReport)
+    static func exception(_ crash: CrashReport.Crash, symbols: ReportSymbols, in report: CrashReport)
         -> Exception
     {
-        let runtimeFailure = symbols[0]?.first { $0.function.hasPrefix(RuntimeFrames.failurePrefix) }?.function
+        let runtimeFailure = symbols.crash[0]?.first { $0.function.hasPrefix(RuntimeFrames.failurePrefix) }?.function
         // What went wrong, most specific first.
         let value = nonEmpty(crash.message) ?? runtimeFailure ?? describe(crash.signal)
         return Exception(
@@ -222,9 +235,8 @@ extension SentryEvent {
                     signal: .init(
                         number: crash.signal.number, code: crash.signal.code, name: crash.signal.name,
                         code_name: crash.signal.codeName))),
-            stacktrace: Stacktrace(
-                frames: frames(crash.frames, crash.stackLines, symbols: symbols, in: report),
-                registers: crash.registers.values.mapValues(\.hex)))
+            stacktrace: stacktrace(
+                crash.callStack(in: report, symbols: symbols), registers: crash.registers, in: report))
     }
 
     /// `name@version` when the report knows the app's version (Sentry's usual release form).

@@ -6,9 +6,10 @@ import CrashReporterSupport
 
     /// The bridge to the Swift runtime's symbolicator (`Runtime.Backtrace.symbolicated`): the
     /// report's images become an `ImageMap` (via the Compact ImageMap Format), its frames a
-    /// `Backtrace` (`programCounter` for the context frame, `returnAddress` for the others, so
-    /// that the runtime looks up `ip - 1` for those), and the symbolicated frames come back
-    /// grouped per report frame.
+    /// `Backtrace` (`programCounter` for the context frame, `asyncResumePoint` for an async
+    /// frame, both looked up as they are, `returnAddress` for the others, so that the runtime
+    /// looks up `ip - 1` for those), and the symbolicated frames come back grouped per report
+    /// frame.
     enum RuntimeSymbolication {
         static func run(frames: [CrashReport.Frame], images: [Int: UsableImage], architecture: String)
             -> (symbols: [Int: [FrameSymbol]], runtimeFailure: String?)
@@ -49,7 +50,11 @@ import CrashReporterSupport
                 }
             }
             let richFrames = lookups.map { frame -> RichFrame<UInt64> in
-                frame.trust == .context ? .programCounter(frame.ip.rawValue) : .returnAddress(frame.ip.rawValue)
+                switch frame.trust {
+                case .context: .programCounter(frame.ip.rawValue)
+                case .async: .asyncResumePoint(frame.ip.rawValue)
+                case .cfi: .returnAddress(frame.ip.rawValue)
+                }
             }
             let backtrace = Backtrace(architecture: architecture, frames: richFrames, images: map)
             let runtimeToReport = reportIndex
@@ -115,7 +120,9 @@ import CrashReporterSupport
                 line = location.line > 0 ? location.line : nil
             }
             let offset: UInt64? = inlined || symbol.offset < 0 ? nil : UInt64(symbol.offset)
-            return FrameSymbol(function: symbol.name, file: file, line: line, offset: offset, inlined: inlined)
+            return FrameSymbol(
+                function: AsyncFunctionName.owner(of: symbol.name), file: file, line: line, offset: offset,
+                inlined: inlined)
         }
 
         private static func bytes(ofHex hex: String) -> [UInt8] {

@@ -28,10 +28,11 @@ public struct Symbolicator: Sendable {
 
     /// Symbols plus what happened to each image and the runtime-failure reason.
     public func symbolication(of report: CrashReport) -> Symbolication {
-        // The crash's frames, then each thread's, looked up in one pass: the runtime looks up
-        // each distinct frame once, and the crashing thread's frames are the crash's again.
+        // The crash's frames, then each thread's, then each thread's async frames, looked up in
+        // one pass: the runtime looks up each distinct frame once, and the crashing thread's
+        // frames are the crash's again.
         let crashFrames = report.crash?.frames ?? []
-        let stacks = [crashFrames] + report.threads.map(\.frames)
+        let stacks = [crashFrames] + report.threads.map(\.frames) + report.threads.map(\.asyncFrames)
         let allFrames = stacks.flatMap { $0 }
         var statuses: [Int: Symbolication.ImageStatus] = [:]
         var usable: [Int: UsableImage] = [:]
@@ -61,14 +62,19 @@ public struct Symbolicator: Sendable {
             start += stack.count
         }
         var threads: [Int: [Int: [FrameSymbol]]] = [:]
+        var asyncFrames: [Int: [Int: [FrameSymbol]]] = [:]
         for (index, symbols) in perStack.dropFirst().enumerated() where !symbols.isEmpty {
-            threads[index] = symbols
+            if index < report.threads.count {
+                threads[index] = symbols
+            } else {
+                asyncFrames[index - report.threads.count] = symbols
+            }
         }
         // Only a crash's first frame is a trap the compiler may have named.
         let runtimeFailure = crashFrames.isEmpty ? nil : failure
         return Symbolication(
-            symbols: ReportSymbols(crash: perStack[0], threads: threads), runtimeFailure: runtimeFailure,
-            images: statuses)
+            symbols: ReportSymbols(crash: perStack[0], threads: threads, asyncFrames: asyncFrames),
+            runtimeFailure: runtimeFailure, images: statuses)
     }
 
     /// The path of an image's file on this machine: `~` expanded, `nil` for the vDSO and other

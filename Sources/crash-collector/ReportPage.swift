@@ -28,8 +28,11 @@ enum ReportPage {
             html += "<p><strong>\(HTMLPage.escape(signal.name))</strong> (\(HTMLPage.escape(signal.codeName)))"
             html += " at <span class=\"mono\">\(signal.address.hex)</span> on thread \(crash.thread.id)"
             html += crash.thread.name.isEmpty ? "" : " “\(HTMLPage.escape(crash.thread.name))”"
-            html += "</p>\n" + StackTable.render(crash.frames, crash.stackLines, symbols: symbols.crash, in: report)
             shownThread = report.threads.firstIndex { $0.crashed }
+            if let task = shownThread.flatMap({ report.threads[$0].task }) {
+                html += ", \(HTMLPage.escape(task.label))"
+            }
+            html += "</p>\n" + StackTable.render(crash.callStack(in: report, symbols: symbols), in: report)
         } else if let abnormal = report.abnormalExit {
             html += "<h2>The abnormal exit</h2>\n<div class=\"message\">\(abnormal.exitClass.rawValue): "
             html += "\(HTMLPage.escape(abnormal.exitClass.summary))</div>\n"
@@ -40,9 +43,9 @@ enum ReportPage {
                 let index = report.threads.firstIndex(where: { $0.id == heartbeat.threadID })
             {
                 html += "<p>Heartbeat <strong>\(HTMLPage.escape(heartbeat.name))</strong> was \(heartbeat.lateMs) ms"
-                html += " late on thread \(heartbeat.threadID).</p>\n"
-                let thread = report.threads[index]
-                html += StackTable.render(thread.frames, thread.stackLines, symbols: symbols[thread: index], in: report)
+                html += " late on thread \(heartbeat.threadID)"
+                if let task = report.threads[index].task { html += ", \(HTMLPage.escape(task.label))" }
+                html += ".</p>\n" + StackTable.render(report.callStack(ofThread: index, symbols: symbols), in: report)
                 shownThread = index
             }
         }
@@ -62,13 +65,16 @@ enum ReportPage {
             var title = "Thread \(thread.id)"
             if !thread.name.isEmpty { title += " “\(thread.name)”" }
             if thread.main { title += " (main thread)" }
+            if let task = thread.task { title += ", " + task.label }
             html += "<details class=\"thread\"><summary>\(HTMLPage.escape(title)), "
             guard thread.answered else {
                 html += HTMLPage.escape(TextRenderer.noAnswer(thread.unwindError ?? "")) + "</summary></details>\n"
                 continue
             }
-            html += "\(thread.frames.count) frames</summary>\n"
-            html += StackTable.render(thread.frames, thread.stackLines, symbols: symbols[thread: index], in: report)
+            let stack = report.callStack(ofThread: index, symbols: symbols)
+            html +=
+                "\(thread.frames.count) frames\(stack.asyncCount > 0 ? ", \(stack.asyncCount) async" : "")</summary>\n"
+            html += StackTable.render(stack, in: report)
             html += "</details>\n"
         }
         return html

@@ -29,14 +29,16 @@ final class SignatureCache: Sendable {
     }
 
     /// What a signature is made from: the kind, the signal, the message, a snapshot's reason and
-    /// heartbeat, and each frame of the crash as its image's build id and offset, which name the
-    /// same function on every machine with that binary.
+    /// heartbeat, and each frame of the crash's stack in call order (with the crashing thread's
+    /// async frames, marked) as its image's build id and offset, which name the same function on
+    /// every machine with that binary.
     static func key(of report: CrashReport) -> String {
         var parts = [report.kind.rawValue, report.crash?.signal.name ?? "", report.crash?.message ?? ""]
         parts.append(report.snapshot?.reason ?? "")
         parts.append(report.snapshot?.heartbeat?.name ?? "")
         parts.append(report.abnormalExit?.exitClass.rawValue ?? "")
-        for frame in report.crash?.frames ?? [] {
+        for frame in report.crashCallStack(symbols: ReportSymbols())?.frames ?? [] {
+            if frame.trust == .async { parts.append("async") }
             guard let image = report.image(of: frame), let offset = image.offset(of: frame.lookupAddress) else {
                 parts.append("?")
                 continue

@@ -5,11 +5,13 @@ import CrashReportFormat
 /// frames the report left out one row. Each symbol of a frame (a call inlined into it, then
 /// the function itself) is a row of its own. Frames of the service's own code, by the rule
 /// crash signatures use (the main executable, not the runtime: `RuntimeFrames`), are
-/// `in-app` and highlighted.
+/// `in-app` and highlighted. The stack is in call order (`CallStack`): the functions awaiting an
+/// async function come after its frame, each marked `async`.
 enum StackTable {
-    static func render(
-        _ frames: [CrashReport.Frame], _ lines: [StackLine], symbols: [Int: [FrameSymbol]], in report: CrashReport
-    ) -> String {
+    static func render(_ stack: CallStack, in report: CrashReport) -> String {
+        let frames = stack.frames
+        let lines = stack.lines
+        let symbols = stack.symbols
         guard !lines.isEmpty else { return "<p class=\"muted\">No frames.</p>\n" }
         var html = "<table class=\"stack stack-on-phone\"><thead><tr><th>#</th><th>Function</th><th>Source</th>"
         html += "<th>Image</th></tr></thead><tbody>\n"
@@ -17,10 +19,14 @@ enum StackTable {
             switch line {
             case .omitted(let count):
                 html += marker("\(count) frames omitted")
+            case .asyncOmitted(let count):
+                html += marker("\(count) more async frame\(count == 1 ? "" : "s") not kept")
             case .repeats(let length, let times):
                 html += marker("the \(length) frames above repeated \(times) more times")
             case .frame(let index, let count):
-                html += rows(index: index, frame: frames[index], count: count, symbols: symbols[index] ?? [], report)
+                html += rows(
+                    index: index, frame: frames[index], count: count, symbols: symbols[index] ?? [],
+                    async: stack.isAsync(index), report)
             }
         }
         return html + "</tbody></table>\n"
@@ -30,13 +36,15 @@ enum StackTable {
         "<tr class=\"marker\"><td></td><td colspan=\"3\">… \(HTMLPage.escape(text)) …</td></tr>\n"
     }
 
-    static func rows(index: Int, frame: CrashReport.Frame, count: Int, symbols: [FrameSymbol], _ report: CrashReport)
-        -> String
-    {
+    static func rows(
+        index: Int, frame: CrashReport.Frame, count: Int, symbols: [FrameSymbol], async: Bool, _ report: CrashReport
+    ) -> String {
         let image = report.image(of: frame)
         let place = image.flatMap { image in image.offset(of: frame.lookupAddress).map { (image.name, $0) } }
         let location = place.map { "\($0.0)+0x\(String($0.1, radix: 16))" } ?? "???"
-        let repeated = count > 1 ? " <span class=\"repeat\">repeated \(count) times</span>" : ""
+        var repeated = count > 1 ? " <span class=\"repeat\">repeated \(count) times</span>" : ""
+        // A resume point of an awaiting function, as Swift's backtracer marks it.
+        if async { repeated = " <span class=\"async\">async</span>" + repeated }
         // The pseudo-frame of a -O trap is the message's business, not a frame.
         let resolved = symbols.filter { !$0.function.hasPrefix(RuntimeFrames.failurePrefix) }
         guard !resolved.isEmpty else {

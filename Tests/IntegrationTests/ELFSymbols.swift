@@ -26,6 +26,11 @@ struct ELFSymbols {
         }
     }
 
+    /// The first symbol whose (mangled) name satisfies `matches`: its start and its name.
+    func first(where matches: (String) -> Bool) -> (start: UInt64, name: String)? {
+        names.firstIndex(where: matches).map { (starts[$0], names[$0]) }
+    }
+
     /// The symbol whose code contains `address` (a file-relative virtual address).
     func symbol(containing address: UInt64) -> String? {
         var low = 0

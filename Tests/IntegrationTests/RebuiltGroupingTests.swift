@@ -1,5 +1,7 @@
 import CrashReportDelivery
 import CrashReportFormat
+import CrashReportSentry
+import CrashSymbolication
 import Foundation
 import Testing
 
@@ -104,5 +106,27 @@ struct RebuiltGroupingTests {
             #expect(prints.count == 1, "two builds, two fingerprints: \(prints)")
             #expect(prints.first.map { signatures.contains($0.joined(separator: " | ")) } == true)
         }
+    }
+
+    @Test("an async crash from two builds: one fingerprint, by the functions in its chain", .timeLimit(.minutes(30)))
+    func asyncCrashAcrossBuilds() async throws {
+        let moved = try await Self.buildMoved()
+        var entries: [[UInt64]] = []
+        var fingerprints: Set<[String]> = []
+        // No crash is needed: the chain's addresses are each build's own resume points.
+        for binary in [Binaries.crashTest(build: "debug"), moved] {
+            let (report, found, _) = try AsyncFramesTests.report(of: binary)
+            let envelope = try SentryEnvelope.make(
+                report: report, symbols: Symbolicator().symbolicate(report), release: nil, environment: nil,
+                sdkName: "swift-crash-reporter", sdkVersion: "0.1.0")
+            let event = try #require(
+                try JSONSerialization.jsonObject(with: try SentryEnvelopeParser.parse(Data(envelope)).items[0].payload)
+                    as? [String: Any])
+            fingerprints.insert(try #require(event["fingerprint"] as? [String], "no fingerprint"))
+            entries.append(found)
+        }
+        #expect(entries[0] != entries[1], "the inserted function did not move the async code")
+        #expect(fingerprints.count == 1, "\(fingerprints)")
+        #expect(fingerprints.first?.contains("crashInTaskBody()") == true, "\(fingerprints)")
     }
 }
