@@ -34,7 +34,8 @@ package struct OTLPSettings: Sendable, Equatable {
     /// The values given in code or on the command line, each standing in for its variables
     /// when set; `name` is what errors call them (`Options.otlp`, `--otlp-endpoint`).
     package struct Given: Sendable {
-        /// The logs endpoint, used as is. Nil: read the variables.
+        /// The logs endpoint, used as is; it stands in for both endpoint variables, so nil
+        /// means no OTLP export (`crashreport upload --url` ignores the OTLP variables).
         package var logsEndpoint: String?
         package var headers: [String: String]?
         package var encoding: String?
@@ -119,7 +120,9 @@ package struct OTLPSettings: Sendable, Equatable {
     }
 
     private static func endpoint(environment: [String: String], given: Given?) throws(SettingError) -> HTTPURL? {
-        if let given, let text = given.logsEndpoint {
+        if let given {
+            // The endpoint given stands in for both variables, and none given means none.
+            guard let text = given.logsEndpoint else { return nil }
             return try url(text, name: given.name)
         }
         guard try !disabled(environment: environment) else { return nil }
