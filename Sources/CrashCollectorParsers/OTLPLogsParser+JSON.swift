@@ -14,7 +14,8 @@ extension OTLPLogsParser {
                 if let version = scopeLogs["scope"]?["version"]?.stringValue { scope["version"] = .string(version) }
                 for item in try list(scopeLogs["logRecords"], "logRecords") {
                     var record = OTLPReceivedRecord(resource: resource, scope: scope)
-                    guard let time = integer(item["timeUnixNano"]), let observed = integer(item["observedTimeUnixNano"]),
+                    guard let time = integer(item["timeUnixNano"]),
+                        let observed = integer(item["observedTimeUnixNano"]),
                         let severity = integer(item["severityNumber"])
                     else {
                         export.rejected += 1

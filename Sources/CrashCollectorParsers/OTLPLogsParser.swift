@@ -33,7 +33,9 @@ package enum OTLPLogsParser {
         return export
     }
 
-    private static func message(_ value: ProtobufReader.Value, _ name: String) throws(ProtobufError) -> ArraySlice<UInt8> {
+    private static func message(_ value: ProtobufReader.Value, _ name: String) throws(ProtobufError) -> ArraySlice<
+        UInt8
+    > {
         guard case .lengthDelimited(let bytes) = value else {
             throw ProtobufError(offset: 0, reason: "\(name) is not a message")
         }

@@ -35,7 +35,8 @@ enum OTLPKeyValueList {
         let (key, value) = pair
         let tokenCharacters = Set("!#$%&'*+-.^_`|~".utf8)
         let isToken = key.utf8.allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
                 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || tokenCharacters.contains(byte)
         }
         guard isToken else {

@@ -7,7 +7,8 @@ import CrashReporterSupport
 extension OTLPLogExport {
     package var json: [UInt8] {
         let scope: JSONValue =
-            scopeVersion.isEmpty ? ["name": .string(scopeName)] : ["name": .string(scopeName), "version": .string(scopeVersion)]
+            scopeVersion.isEmpty
+            ? ["name": .string(scopeName)] : ["name": .string(scopeName), "version": .string(scopeVersion)]
         let request: JSONValue = [
             "resourceLogs": [
                 [

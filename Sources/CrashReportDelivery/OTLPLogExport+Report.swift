@@ -47,7 +47,8 @@ extension OTLPLogExport {
                 attributes.append(OTLPAttribute("\(ns).abnormal_exit.class", abnormal.exitClass.rawValue))
             }
             if !report.threads.isEmpty {
-                attributes.append(OTLPAttribute("\(ns).threads", Self.cut(TextRenderer(symbols: symbols).allThreads(report))))
+                attributes.append(
+                    OTLPAttribute("\(ns).threads", Self.cut(TextRenderer(symbols: symbols).allThreads(report))))
             }
         }
         attributes.append(OTLPAttribute("\(ns).report.id", report.reportID))
@@ -58,8 +59,10 @@ extension OTLPLogExport {
         }
         let (number, text) = Self.severity(report.kind)
         let record = OTLPLogRecord(
-            timeUnixNano: Self.nanoseconds(report.timestampMs), observedTimeUnixNano: Self.nanoseconds(observed.milliseconds),
-            severityNumber: number, severityText: text, body: signature.title, eventName: "\(ns).\(report.kind.rawValue)",
+            timeUnixNano: Self.nanoseconds(report.timestampMs),
+            observedTimeUnixNano: Self.nanoseconds(observed.milliseconds),
+            severityNumber: number, severityText: text, body: signature.title,
+            eventName: "\(ns).\(report.kind.rawValue)",
             attributes: attributes)
         self.init(
             resource: Self.resource(report, settings: settings), scopeName: CrashReportVersion.clientName,

@@ -97,7 +97,8 @@ package struct OTLPSettings: Sendable, Equatable {
         guard let endpoint = try endpoint(environment: environment, given: given) else { return nil }
         let headers = try headers(environment: environment, given: given)
         let encoding = try encoding(environment: environment, given: given)
-        let serviceName = given?.serviceName.flatMap { Setting.text($0) } ?? Setting.text(environment[serviceNameVariable])
+        let serviceName =
+            given?.serviceName.flatMap { Setting.text($0) } ?? Setting.text(environment[serviceNameVariable])
         var pairs: [(String, String)]
         if let given, let attributes = given.resourceAttributes {
             pairs = attributes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }

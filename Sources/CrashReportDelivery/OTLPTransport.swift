@@ -107,7 +107,8 @@ package struct OTLPTransport: ReportTransport {
             }
             return ""
         }
-        if contentType.hasPrefix("application/json"), let text = (try? JSON.parse(response.body))?["message"]?.stringValue
+        if contentType.hasPrefix("application/json"),
+            let text = (try? JSON.parse(response.body))?["message"]?.stringValue
         {
             return DeliveryOutcome.oneLine(String(text.prefix(400)))
         }

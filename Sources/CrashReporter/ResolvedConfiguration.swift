@@ -51,7 +51,8 @@ struct ResolvedConfiguration: Sendable {
                 otlp: options.otlp.map { otlp in
                     OTLPSettings.Given(
                         logsEndpoint: otlp.logsEndpoint, headers: otlp.headers, encoding: otlp.encoding?.rawValue,
-                        serviceName: otlp.serviceName, resourceAttributes: otlp.resourceAttributes, name: "Options.otlp")
+                        serviceName: otlp.serviceName, resourceAttributes: otlp.resourceAttributes, name: "Options.otlp"
+                    )
                 },
                 retryBaseDelay: options.retryBaseDelay.map { .init($0, name: "Options.retryBaseDelay") },
                 limits: DeliveryLimits.Given(

@@ -10,7 +10,8 @@ import Foundation
 /// it could not keep; a failure is a `google.rpc.Status` in that encoding.
 extension Collector {
     func receiveLogs(_ request: HTTPRequest) -> HTTPResponse {
-        let contentType = (request.headers["Content-Type"] ?? "").split(separator: ";").first
+        let contentType =
+            (request.headers["Content-Type"] ?? "").split(separator: ";").first
             .map { $0.trimmingASCIIWhitespace().lowercased() } ?? ""
         let json: Bool
         switch contentType {
@@ -48,13 +49,16 @@ extension Collector {
                     members["received_at"] = .string(receivedAt)
                     stored = .object(members)
                 }
-                _ = try otlpLogs.store(Data(JSON.serialize(stored)), eventID: record.reportID ?? UUID().uuidString.lowercased())
+                _ = try otlpLogs.store(
+                    Data(JSON.serialize(stored)), eventID: record.reportID ?? UUID().uuidString.lowercased())
             }
         } catch {
             Log.error("cannot store an OTLP log record: \(error)")
             return LogsEndpoint.status(500, "cannot store the log records", json: json)
         }
-        Log.info("stored \(export.records.count) OTLP log record(s)" + (export.rejected > 0 ? ", rejected \(export.rejected)" : ""))
+        Log.info(
+            "stored \(export.records.count) OTLP log record(s)"
+                + (export.rejected > 0 ? ", rejected \(export.rejected)" : ""))
         return LogsEndpoint.success(rejected: export.rejected, message: export.rejection ?? "", json: json)
     }
 
@@ -74,7 +78,11 @@ enum LogsEndpoint {
             let value: JSONValue =
                 rejected == 0 && message.isEmpty
                 ? [:]
-                : ["partialSuccess": ["rejectedLogRecords": .string(String(rejected)), "errorMessage": .string(message)]]
+                : [
+                    "partialSuccess": [
+                        "rejectedLogRecords": .string(String(rejected)), "errorMessage": .string(message),
+                    ]
+                ]
             return .json(200, value)
         }
         var response = ProtobufWriter()
@@ -84,7 +92,8 @@ enum LogsEndpoint {
                 if !message.isEmpty { partial.string(2, message) }
             }
         }
-        return HTTPResponse(status: 200, headers: [("Content-Type", "application/x-protobuf")], body: Data(response.bytes))
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "application/x-protobuf")], body: Data(response.bytes))
     }
 
     /// A failure as `google.rpc.Status`: `code` (1, gRPC's code for the status) and `message` (2).

@@ -27,7 +27,9 @@ package struct ProtobufReader: Sendable {
         let start = offset
         let key = try varint()
         let field = key >> 3
-        guard field > 0, field <= 536_870_911 else { throw ProtobufError(offset: start, reason: "field number \(field)") }
+        guard field > 0, field <= 536_870_911 else {
+            throw ProtobufError(offset: start, reason: "field number \(field)")
+        }
         switch key & 7 {
         case 0: return (Int(field), .varint(try varint()))
         case 1: return (Int(field), .fixed64(try fixed(8)))
