@@ -145,6 +145,30 @@ struct OTLPDeliveryTests {
         #expect(result.stderr.contains("test receiver warns"), "the warning reaches the diagnostics: \(result.stderr)")
     }
 
+    @Test("crashreport upload --otlp-endpoint exports with the variables' headers; a gRPC protocol is refused")
+    func uploadCommand() async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        let id = try await crashOnce(sandbox)
+        let receiver = try OTLPReceiver(responses: ["200"])
+        let endpoint = "\(receiver.baseURL)/custom/logs"
+        let refused = try await sandbox.crashreport(
+            ["upload", "--otlp-endpoint", endpoint], ["OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"])
+        #expect(refused.exitCode == 1)
+        #expect(
+            refused.stderr.contains("OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json"),
+            "\(refused.stderr)")
+        #expect(receiver.requests.isEmpty)
+        let result = try await sandbox.crashreport(
+            ["upload", "--otlp-endpoint", endpoint], ["OTEL_EXPORTER_OTLP_HEADERS": "x-api-key=\(Self.plantedKey)"])
+        #expect(result.exitCode == 0, "\(result.stdout) \(result.stderr)")
+        let request = try #require(receiver.requests.first)
+        #expect(request["path"] as? String == "/custom/logs", "the logs endpoint is used as is")
+        #expect((request["headers"] as? [String: String])?["x-api-key"] == Self.plantedKey)
+        #expect(OTLPReceiver.records(of: request).count == 1)
+        #expect(sandbox.names(in: "delivered") == ["\(id).crash"])
+    }
+
     @Test("the collector's POST /v1/logs stores the record of either encoding once, and GET /api/logs lists it")
     func collectorReceives() async throws {
         let sandbox = try CrashSandbox(binary: binary)
