@@ -46,6 +46,8 @@ enum EncodingBenchmark {
         var lines = [
             "One \(report.kind.rawValue) report, \(report.threads.count) thread(s), \(report.crash?.frames.count ?? 0) "
                 + "crashing-thread frames, symbolicated once beforehand; median of \(iterations) encodings each.",
+            "The Sentry event carries every thread's frames, the registers, the images and the breadcrumbs;",
+            "the OTLP record the crashing thread's stack as text and a few attributes (docs/opentelemetry.md).",
             "",
             "| body | encode | encode + gzip | bytes | gzipped |",
             "|---|---:|---:|---:|---:|",
