@@ -19,7 +19,8 @@ import CrashReporterSupport
 ///
 /// Every value read is checked when the configuration is made, used or not (a URL behind a
 /// DSN too), so that a mistake shows at start (or when `upload` runs) rather than when the
-/// first report is due.
+/// first report is due. OpenTelemetry's variables are the exception: they are read only when
+/// neither a DSN nor a URL is set, since they usually configure the service's own telemetry.
 package struct DeliveryConfiguration: Sendable {
     /// Where reports go.
     package enum Destination: Sendable, Equatable {
@@ -85,8 +86,15 @@ package struct DeliveryConfiguration: Sendable {
         self.environment = environment
         let dsn = try Self.sentryDSN(sentryDSN ?? Given(environment[Self.dsnVariable], name: Self.dsnVariable))
         let url = try Self.endpointURL(uploadURL ?? Given(environment[Self.urlVariable], name: Self.urlVariable))
-        let otlp = try OTLPSettings.read(environment: environment, given: otlp)
-        destination = dsn ?? url.map(Destination.endpoint) ?? otlp.map(Destination.otlp)
+        // OpenTelemetry's variables usually configure the service's own telemetry (a gRPC trace
+        // exporter, say): they are read only when no DSN or URL says where crashes go.
+        if let dsn {
+            destination = dsn
+        } else if let url {
+            destination = .endpoint(url)
+        } else {
+            destination = try OTLPSettings.read(environment: environment, given: otlp).map(Destination.otlp)
+        }
         policy = DeliveryPolicy()
         let base: Double?
         if let retryBaseDelay {

@@ -169,7 +169,8 @@ package struct OTLPSettings: Sendable, Equatable {
         if let encoding = Encoding(rawValue: text.lowercased()) { return encoding }
         let rule =
             text.lowercased() == "grpc"
-            ? "be http/protobuf or http/json: this exporter speaks OTLP over HTTP, not gRPC"
+            ? "be http/protobuf or http/json: crash reports are exported over OTLP/HTTP, not gRPC (set "
+                + "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL and OTEL_EXPORTER_OTLP_LOGS_ENDPOINT for them, or OTEL_LOGS_EXPORTER=none)"
             : "be http/protobuf or http/json"
         throw SettingError(name: name, value: text, rule: rule)
     }

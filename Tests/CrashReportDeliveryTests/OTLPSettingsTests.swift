@@ -53,7 +53,9 @@ struct OTLPSettingsTests {
         #expect(
             throws: SettingError(
                 name: "OTEL_EXPORTER_OTLP_PROTOCOL", value: "grpc",
-                rule: "be http/protobuf or http/json: this exporter speaks OTLP over HTTP, not gRPC")
+                rule: "be http/protobuf or http/json: crash reports are exported over OTLP/HTTP, not gRPC (set "
+                    + "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL and OTEL_EXPORTER_OTLP_LOGS_ENDPOINT for them, or "
+                    + "OTEL_LOGS_EXPORTER=none)")
         ) { try read(base.merging(["OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"]) { $1 }) }
         #expect(throws: SettingError.self) { try read(base.merging(["OTEL_EXPORTER_OTLP_PROTOCOL": "http"]) { $1 }) }
         #expect(throws: SettingError.self) { try read(["OTEL_EXPORTER_OTLP_ENDPOINT": "collector:4318"]) }
@@ -151,13 +153,16 @@ struct OTLPSettingsTests {
         let withURL = try DeliveryConfiguration(
             environment: otlp.merging(["CRASH_REPORTER_URL": "http://127.0.0.1:2/api/reports"]) { $1 })
         #expect(withURL.destination == .endpoint(try HTTPURL("http://127.0.0.1:2/api/reports")))
+        // A service's own gRPC trace exporter settings do not matter while crashes go elsewhere.
+        let grpcTraces = try DeliveryConfiguration(
+            environment: otlp.merging([
+                "CRASH_REPORTER_URL": "http://127.0.0.1:2", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc",
+            ]) {
+                $1
+            })
+        #expect(grpcTraces.destination == .endpoint(try HTTPURL("http://127.0.0.1:2")))
         #expect(throws: SettingError.self) {
-            try DeliveryConfiguration(
-                environment: otlp.merging([
-                    "CRASH_REPORTER_URL": "http://127.0.0.1:2", "OTEL_EXPORTER_OTLP_PROTOCOL": "x",
-                ]) {
-                    $1
-                })
+            try DeliveryConfiguration(environment: otlp.merging(["OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"]) { $1 })
         }
     }
 }
