@@ -41,6 +41,10 @@ extension Collector {
         } catch {
             return LogsEndpoint.status(400, "not an OTLP logs export: \(error)", json: json)
         }
+        guard export.records.count <= LogsEndpoint.maxRecords else {
+            return LogsEndpoint.status(
+                413, "more than \(LogsEndpoint.maxRecords) log records in one request; nothing was stored", json: json)
+        }
         let receivedAt = Timestamp(seconds: now()).iso8601
         do {
             for record in export.records {
@@ -71,6 +75,9 @@ extension Collector {
 }
 
 enum LogsEndpoint {
+    /// The most records one request may store: each is a file of its own.
+    static let maxRecords = 1000
+
     /// `ExportLogsServiceResponse`: empty when all was kept, else `partial_success` (field 1)
     /// with `rejected_log_records` (1) and `error_message` (2).
     static func success(rejected: Int, message: String, json: Bool) -> HTTPResponse {
