@@ -132,7 +132,8 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "CrashReporter", "CCrashReporter", "CrashReportFormat", "CrashSymbolication", "Tracking",
-                "TrackingEventsAPI", "CrashReporterLogging", logging, "CrashReportDelivery", "CrashReporterSupport",
+                "TrackingEventsAPI", "CrashReporterLogging", logging, "CrashReportDelivery", "CrashReportSentry",
+                "CrashReporterSupport", "CrashReporterHTTP",
             ],
             path: "Benchmarks/Sources"
         ),

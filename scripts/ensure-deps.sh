@@ -17,7 +17,7 @@ if ! command -v swift >/dev/null 2>&1; then
     exit 1
 fi
 
-needed=(zlib1g-dev binutils util-linux python3-yaml)
+needed=(zlib1g-dev binutils util-linux python3-yaml python3-venv)
 missing=()
 for package in "${needed[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -32,6 +32,14 @@ if arguments.contains("--watch-only") {
     ).forEach { print($0) }
     exit(0)
 }
+if arguments.contains("--encoding-only") {
+    // A report's request body per transport: the Sentry envelope against the OTLP log record.
+    let sample = FileManager.default.temporaryDirectory.appendingPathComponent("bench-encoding-\(getpid()).crash")
+    _ = try CrashBenchmark.crashOnce(binary: crashTest, environment: ["SWIFT_BACKTRACE": "enable=no"], keep: sample)
+    defer { try? FileManager.default.removeItem(at: sample) }
+    EncodingBenchmark.run(reportPath: sample.path, iterations: quick ? 50 : 500).forEach { print($0) }
+    exit(0)
+}
 if arguments.contains("--runs-only") {
     try RunRecordBenchmark.run(binary: crashTest, runs: quick ? 5 : 40).forEach { print($0) }
     exit(0)
@@ -68,6 +76,8 @@ let deep = FileManager.default.temporaryDirectory.appendingPathComponent("bench-
 _ = try CrashBenchmark.crashOnce(
     binary: crashTest, environment: ["SWIFT_BACKTRACE": "enable=no"], kind: "stack-overflow", keep: deep)
 SymbolicationBenchmark.run(reportPath: deep.path).forEach { print($0) }
+print("\n## Request bodies: Sentry envelope and OTLP log record\n")
+EncodingBenchmark.run(reportPath: report.path, iterations: quick ? 50 : 500).forEach { print($0) }
 print("\n## Collector\n")
 CollectorBenchmark.run(
     collector: executableDirectory.appendingPathComponent("crash-collector").path, reportPath: report.path

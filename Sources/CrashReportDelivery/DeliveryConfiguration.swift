@@ -10,6 +10,7 @@ import CrashReporterSupport
 /// |---|---|
 /// | `SENTRY_DSN` | a Sentry DSN whose envelope URL the HTTP client can use |
 /// | `CRASH_REPORTER_URL` | an http or https URL the HTTP client can use |
+/// | `OTEL_EXPORTER_OTLP_*`, `OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES` | `OTLPSettings` |
 /// | `CRASH_REPORTER_RETRY_BASE_SECONDS` | seconds, zero or more |
 /// | `CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS` | seconds, zero or more (at least 0.1 is used) |
 /// | `CRASH_REPORTER_DISABLED` | a boolean (`CrashReportingChoice`) |
@@ -18,7 +19,8 @@ import CrashReporterSupport
 ///
 /// Every value read is checked when the configuration is made, used or not (a URL behind a
 /// DSN too), so that a mistake shows at start (or when `upload` runs) rather than when the
-/// first report is due.
+/// first report is due. OpenTelemetry's variables are the exception: they are read only when
+/// neither a DSN nor a URL is set, since they usually configure the service's own telemetry.
 package struct DeliveryConfiguration: Sendable {
     /// Where reports go.
     package enum Destination: Sendable, Equatable {
@@ -26,6 +28,8 @@ package struct DeliveryConfiguration: Sendable {
         case sentry(SentryDSN, envelopeURL: HTTPURL)
         /// A plain HTTP endpoint that takes the report file as written.
         case endpoint(HTTPURL)
+        /// An OpenTelemetry logs endpoint (OTLP/HTTP).
+        case otlp(OTLPSettings)
     }
 
     /// A value given in code or on the command line that stands in for a variable, with the
@@ -54,8 +58,10 @@ package struct DeliveryConfiguration: Sendable {
     /// The shortest upload timeout used: a zero deadline could never be met.
     package static let minimumUploadTimeout = 0.1
 
-    /// Where reports go; nil when neither a DSN nor a URL is set (they stay on the machine).
-    /// A DSN wins over a URL.
+    /// Where reports go; nil when no DSN, URL or OTLP endpoint is set (they stay on the
+    /// machine). A DSN wins over a URL, and a URL over an OTLP endpoint: a service that sets
+    /// OpenTelemetry's variables for its traces and the project's for its crashes keeps
+    /// sending crashes where it did.
     package var destination: Destination?
     package var policy: DeliveryPolicy
     /// The crash-loop cap and retention bounds (`DeliveryLimits`, its variables).
@@ -68,17 +74,27 @@ package struct DeliveryConfiguration: Sendable {
     package var environment: [String: String]
 
     /// Reads `environment`. `sentryDSN` and `uploadURL`, when given, stand in for
-    /// `SENTRY_DSN` and `CRASH_REPORTER_URL`; `retryBaseDelay`, when given, for
+    /// `SENTRY_DSN` and `CRASH_REPORTER_URL`, `otlp` for OpenTelemetry's variables
+    /// (`OTLPSettings`); `retryBaseDelay`, when given, for
     /// `CRASH_REPORTER_RETRY_BASE_SECONDS` (checked by the same rule). Throws the first value
     /// that breaks its rule.
     package init(
         environment: [String: String], sentryDSN: Given<String>? = nil, uploadURL: Given<String>? = nil,
-        retryBaseDelay: Given<Double>? = nil, limits: DeliveryLimits.Given = DeliveryLimits.Given()
+        otlp: OTLPSettings.Given? = nil, retryBaseDelay: Given<Double>? = nil,
+        limits: DeliveryLimits.Given = DeliveryLimits.Given()
     ) throws(SettingError) {
         self.environment = environment
         let dsn = try Self.sentryDSN(sentryDSN ?? Given(environment[Self.dsnVariable], name: Self.dsnVariable))
         let url = try Self.endpointURL(uploadURL ?? Given(environment[Self.urlVariable], name: Self.urlVariable))
-        destination = dsn ?? url.map(Destination.endpoint)
+        // OpenTelemetry's variables usually configure the service's own telemetry (a gRPC trace
+        // exporter, say): they are read only when no DSN or URL says where crashes go.
+        if let dsn {
+            destination = dsn
+        } else if let url {
+            destination = .endpoint(url)
+        } else {
+            destination = try OTLPSettings.read(environment: environment, given: otlp).map(Destination.otlp)
+        }
         policy = DeliveryPolicy()
         let base: Double?
         if let retryBaseDelay {
@@ -98,8 +114,12 @@ package struct DeliveryConfiguration: Sendable {
     }
 
     /// The transport for the destination, nil without one. `release` and `environment` go into
-    /// Sentry events (nil: the report's own version and environment).
-    package func makeTransport(release: String?, environment sentryEnvironment: String?) -> (any ReportTransport)? {
+    /// Sentry events (nil: the report's own version and environment); `diagnose` takes what a
+    /// receiver warns about while accepting a report (an OTLP partial success).
+    package func makeTransport(
+        release: String?, environment sentryEnvironment: String?,
+        diagnose: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> (any ReportTransport)? {
         switch destination {
         case .sentry(let dsn, let envelopeURL):
             SentryTransport(
@@ -107,6 +127,8 @@ package struct DeliveryConfiguration: Sendable {
                 timeout: uploadTimeout, clientEnvironment: environment)
         case .endpoint(let url):
             HTTPEndpointTransport(url: url, timeout: uploadTimeout, environment: environment)
+        case .otlp(let settings):
+            OTLPTransport(settings: settings, timeout: uploadTimeout, environment: environment, diagnose: diagnose)
         case nil:
             nil
         }

@@ -96,15 +96,4 @@ extension SentryEvent {
                 priority_name: task.priority.map(CrashReport.RunningTask.priorityName))
         }
     }
-
-    /// The message of a snapshot or a hang: its reason, or for a hang without one the late
-    /// heartbeat (`heartbeat "db" was late`).
-    static func occasion(_ report: CrashReport) -> String {
-        if let abnormal = report.abnormalExit {
-            return "Abnormal exit (\(abnormal.exitClass.rawValue)): \(abnormal.exitClass.summary)"
-        }
-        if let reason = nonEmpty(report.snapshot?.reason) { return reason }
-        if let heartbeat = report.snapshot?.heartbeat { return "heartbeat \"\(heartbeat.name)\" was late" }
-        return report.kind.title
-    }
 }

@@ -178,7 +178,7 @@ extension SentryEvent {
         let app = report.app
         var occasion: (message: Message?, tags: [String: String]?) = (nil, nil)
         if report.crash == nil {
-            occasion = (Message(formatted: Self.occasion(report)), ["report_kind": report.kind.rawValue])
+            occasion = (Message(formatted: report.occasion), ["report_kind": report.kind.rawValue])
             if let abnormal = report.abnormalExit { occasion.tags?["exit_class"] = abnormal.exitClass.rawValue }
         }
         self.init(
@@ -225,11 +225,8 @@ extension SentryEvent {
     static func exception(_ crash: CrashReport.Crash, symbols: ReportSymbols, in report: CrashReport)
         -> Exception
     {
-        let runtimeFailure = symbols.crash[0]?.first { $0.function.hasPrefix(RuntimeFrames.failurePrefix) }?.function
-        // What went wrong, most specific first.
-        let value = nonEmpty(crash.message) ?? runtimeFailure ?? describe(crash.signal)
-        return Exception(
-            type: crash.signal.name, value: value, thread_id: crash.thread.id,
+        Exception(
+            type: crash.signal.name, value: crash.problem(symbols: symbols.crash), thread_id: crash.thread.id,
             mechanism: Mechanism(
                 meta: .init(
                     signal: .init(
@@ -258,28 +255,12 @@ extension SentryEvent {
         guard let string, !string.isEmpty else { return nil }
         return string
     }
-
-    /// What the signal means, for an event without a message: `Segmentation fault
-    /// (SEGV_MAPERR) at 0x10`.
-    static func describe(_ signal: CrashReport.Signal) -> String {
-        let meaning =
-            switch signal.name {
-            case "SIGSEGV": "Segmentation fault"
-            case "SIGBUS": "Bus error"
-            case "SIGABRT": "Aborted"
-            case "SIGILL": "Illegal instruction"
-            case "SIGTRAP": "Trace/breakpoint trap"
-            case "SIGFPE": "Floating-point exception"
-            default: signal.name
-            }
-        return "\(meaning) (\(signal.codeName)) at \(signal.address.hex)"
-    }
 }
 
 /// Home directories in paths become `~`, as the report does for image paths: source paths
 /// from debug information name the home of whoever built the binary.
-enum PathPrivacy {
-    static func shorten(_ path: String) -> String {
+package enum PathPrivacy {
+    package static func shorten(_ path: String) -> String {
         for root in ["/home/", "/Users/"] where path.hasPrefix(root) {
             let rest = path.dropFirst(root.count)
             guard let slash = rest.firstIndex(of: "/") else { return "~" }

@@ -93,6 +93,13 @@ public enum CrashReporter {
             TrackingSystem.setBreadcrumbSink(breadcrumbSink)
             scr_set_report_written_callback { CrashReporter.deliverWrittenReport() }
             notes += snapshotSignalNotes(config.snapshotSignal)
+            if case .otlp(let otlp) = config.delivery.destination, !otlp.droppedResourceKeys.isEmpty {
+                notes.append(
+                    (
+                        "OpenTelemetry resource attributes never sent with crash reports (they could name a machine "
+                            + "or a person): \(otlp.droppedResourceKeys.joined(separator: ", "))", .info
+                    ))
+            }
             let status = Status.capturing(stateDirectory: config.stateDirectory)
             current = status
             deliveryConfiguration.withLock { $0 = config }

@@ -21,6 +21,10 @@ public struct Options: Sendable {
     public var sentryDSN: String?
     /// A plain HTTP endpoint (`CRASH_REPORTER_URL`), e.g. the collector's `/api/reports`.
     public var uploadURL: String?
+    /// OpenTelemetry export (OTLP/HTTP logs, docs/opentelemetry.md); nil reads
+    /// `OTEL_EXPORTER_OTLP_LOGS_ENDPOINT` or `OTEL_EXPORTER_OTLP_ENDPOINT`. A DSN or an upload
+    /// URL wins over it.
+    public var otlp: OTLPOptions?
     /// First retry delay in seconds, doubled per attempt (`CRASH_REPORTER_RETRY_BASE_SECONDS`).
     public var retryBaseDelay: Double?
     /// Delivered reports kept in `<state>/delivered` for local review.
@@ -72,6 +76,7 @@ public struct Options: Sendable {
         breadcrumbCapacity: Int = 100,
         sentryDSN: String? = nil,
         uploadURL: String? = nil,
+        otlp: OTLPOptions? = nil,
         retryBaseDelay: Double? = nil,
         keepDelivered: Int = 20,
         deliverAtStart: Bool = true,
@@ -95,6 +100,7 @@ public struct Options: Sendable {
         self.breadcrumbCapacity = breadcrumbCapacity
         self.sentryDSN = sentryDSN
         self.uploadURL = uploadURL
+        self.otlp = otlp
         self.retryBaseDelay = retryBaseDelay
         self.keepDelivered = keepDelivered
         self.deliverAtStart = deliverAtStart

@@ -48,6 +48,12 @@ struct ResolvedConfiguration: Sendable {
                 environment: environment,
                 sentryDSN: options.sentryDSN.map { .init($0, name: "Options.sentryDSN") },
                 uploadURL: options.uploadURL.map { .init($0, name: "Options.uploadURL") },
+                otlp: options.otlp.map { otlp in
+                    OTLPSettings.Given(
+                        logsEndpoint: otlp.logsEndpoint, headers: otlp.headers, encoding: otlp.encoding?.rawValue,
+                        serviceName: otlp.serviceName, resourceAttributes: otlp.resourceAttributes, name: "Options.otlp"
+                    )
+                },
                 retryBaseDelay: options.retryBaseDelay.map { .init($0, name: "Options.retryBaseDelay") },
                 limits: DeliveryLimits.Given(
                     capCount: .init(options.capCount, name: "Options.capCount"),

@@ -30,16 +30,20 @@ enum BodyDecoding {
 
     /// The response for a failure, in the endpoint's own error shape.
     static func response(_ failure: Failure, events: Bool = false) -> HTTPResponse {
-        let (status, reason): (Int, String) =
-            switch failure {
-            case .tooLarge(let limit): (413, "decoded request body larger than \(ByteCount.text(limit))")
-            case .unsupported(let coding): (415, "unsupported Content-Encoding \(coding)")
-            case .corrupt(let reason): (400, reason)
-            }
+        let (status, reason) = statusAndReason(failure)
         if events {
             return EventsEndpoint.error(
                 status, code: status == 413 ? "payload_too_large" : "invalid_body", message: reason)
         }
         return Collector.error(status, reason)
+    }
+
+    /// The status and words for a failure, for an endpoint that answers in a shape of its own.
+    static func statusAndReason(_ failure: Failure) -> (status: Int, reason: String) {
+        switch failure {
+        case .tooLarge(let limit): (413, "decoded request body larger than \(ByteCount.text(limit))")
+        case .unsupported(let coding): (415, "unsupported Content-Encoding \(coding)")
+        case .corrupt(let reason): (400, reason)
+        }
     }
 }

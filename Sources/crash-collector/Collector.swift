@@ -13,6 +13,8 @@ final class Collector: Sendable {
     /// Session updates: from Sentry envelopes, and from `POST /api/sessions`.
     let sentrySessions: SentryEventStore
     let sessions: SentryEventStore
+    /// OTLP log records from `POST /v1/logs`.
+    let otlpLogs: SentryEventStore
     let events: EventStore
     let faults: FaultInjection
     let limiters: Lock<(perKey: RateLimiter, perInstall: RateLimiter)>
@@ -30,6 +32,7 @@ final class Collector: Sendable {
         sentryEvents = try SentryEventStore(dataDirectory: configuration.dataDirectory)
         sentrySessions = try SentryEventStore(dataDirectory: configuration.dataDirectory, folder: "sessions-sentry")
         sessions = try SentryEventStore(dataDirectory: configuration.dataDirectory, folder: "sessions")
+        otlpLogs = try SentryEventStore(dataDirectory: configuration.dataDirectory, folder: "logs-otlp")
         events = try EventStore(dataDirectory: configuration.dataDirectory)
         faults = FaultInjection(configuration.failNext)
         limiters = Lock(

@@ -22,9 +22,10 @@ struct CrashCollector: ParsableCommand {
               POST /api/reports               a crash report file (gzip), X-Crash-Report-ID
               POST /api/<project>/envelope/   a Sentry envelope, X-Sentry-Auth
               POST /v1/events                 analytics events, X-Write-Key
+              POST /v1/logs                   OTLP logs, protobuf or JSON
               GET  /                          crash groups, their charts, event counts (HTML)
               GET  /groups/<key>, /reports/<id>[?format=text|json]
-              GET  /api/reports, /api/groups, /api/events
+              GET  /api/reports, /api/groups, /api/events, /api/logs
 
             ENVIRONMENT:
               CRASH_COLLECTOR_FAIL_NEXT="N STATUS"

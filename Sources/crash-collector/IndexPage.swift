@@ -12,7 +12,7 @@ extension Collector {
         let range = query["range"].flatMap(ActivityWindow.Range.init(rawValue:)) ?? .day
         let page = IndexPage(
             summaries: reports.all(), filter: filter, window: ActivityWindow(range: range, now: now()),
-            events: events.hourlyCounts, sentryEvents: sentryEvents.storedCount)
+            events: events.hourlyCounts, sentryEvents: sentryEvents.storedCount, otlpRecords: otlpLogs.storedCount)
         return .html(200, page.render())
     }
 }
@@ -33,6 +33,7 @@ struct IndexPage {
     /// Analytics events by name, then by Unix hour.
     var events: [String: [Int64: Int]] = [:]
     var sentryEvents = 0
+    var otlpRecords = 0
 
     func render() -> String {
         let groups = CrashGroup.groups(of: summaries.filter(filter.keeps))
@@ -52,7 +53,8 @@ struct IndexPage {
             html += "</tbody></table>\n"
         }
         html += eventsSection()
-        html += "<p class=\"muted\">Sentry events received: \(sentryEvents).</p>\n"
+        html += "<p class=\"muted\">Sentry events received: \(sentryEvents). OTLP log records received: "
+        html += "\(otlpRecords) (<a href=\"/api/logs\">JSON</a>).</p>\n"
         return HTMLPage.document(title: "Crash groups", body: html)
     }
 

@@ -42,6 +42,10 @@ extension Collector {
             return only("POST") { failIfPlanned() ?? receiveEnvelope(request) }
         }
         if segments == ["v1", "events"] { return only("POST") { receiveEvents(request) } }
+        if segments == ["v1", "logs"] {
+            return only("POST") { failIfPlanned() ?? receiveLogs(request) }
+        }
+        if segments == ["api", "logs"] { return only("GET") { listLogs() } }
         if segments == ["control", "fail-next"] { return only("POST") { controlFailNext(request) } }
         return Self.error(404, "no such resource: \(Text.safe(path))")
     }

@@ -3,7 +3,7 @@ import Foundation
 
 /// Sentry events as `DATA/events-sentry/<event_id>.json`, one file per event id; the same for
 /// sessions in `sessions-sentry/` (from envelopes) and `sessions/` (from `POST /api/sessions`),
-/// one file per session id.
+/// one file per session id, and OTLP log records in `logs-otlp/`, one per report id.
 final class SentryEventStore: Sendable {
     let directory: String
     private let count = Lock(0)
@@ -25,4 +25,12 @@ final class SentryEventStore: Sendable {
     }
 
     var storedCount: Int { count.withLock { $0 } }
+
+    /// The stored files' bytes, in no order (one that cannot be read is left out).
+    func storedFiles() -> [[UInt8]] {
+        let names = (try? FileSystem.contentsOfDirectory(directory)) ?? []
+        return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.compactMap { name in
+            try? FileSystem.read("\(directory)/\(name)", limit: DataDirectory.maxReadBytes)
+        }
+    }
 }

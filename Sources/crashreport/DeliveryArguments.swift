@@ -14,6 +14,12 @@ struct DeliveryArguments: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "OpenTelemetry logs endpoint, used as is (default: OTEL_EXPORTER_OTLP_LOGS_ENDPOINT, else "
+                + "OTEL_EXPORTER_OTLP_ENDPOINT with /v1/logs).", valueName: "url"))
+    var otlpEndpoint: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Full reports of one signature sent per window, 0 for no cap (default: CRASH_REPORTER_CAP_COUNT, else 5).",
             valueName: "n"))
     var capCount: Int?
@@ -43,19 +49,23 @@ struct DeliveryArguments: ParsableArguments {
     var keepDays: Double?
 
     func validate() throws {
-        if url != nil && dsn != nil { throw ValidationError("give --url or --dsn, not both") }
+        if [url, dsn, otlpEndpoint].compactMap({ $0 }).count > 1 {
+            throw ValidationError("give one of --url, --dsn and --otlp-endpoint")
+        }
     }
 
     /// The delivery settings, read as the service reads them (`DeliveryConfiguration`), with
-    /// `--dsn` or `--url` standing in for both `SENTRY_DSN` and `CRASH_REPORTER_URL`: what the
-    /// command line names is where this run delivers.
+    /// `--dsn`, `--url` or `--otlp-endpoint` standing in for `SENTRY_DSN`, `CRASH_REPORTER_URL`
+    /// and the OTLP endpoint variables alike: what the command line names is where this run
+    /// delivers (the OTLP headers, protocol and resource still come from their variables).
     func configuration(environment: [String: String]) throws(ToolFailure) -> DeliveryConfiguration {
-        let givenOnCommandLine = dsn != nil || url != nil
+        let givenOnCommandLine = dsn != nil || url != nil || otlpEndpoint != nil
         do {
             return try DeliveryConfiguration(
                 environment: environment,
                 sentryDSN: givenOnCommandLine ? .init(dsn, name: "--dsn") : nil,
                 uploadURL: givenOnCommandLine ? .init(url, name: "--url") : nil,
+                otlp: givenOnCommandLine ? .init(logsEndpoint: otlpEndpoint, name: "--otlp-endpoint") : nil,
                 limits: DeliveryLimits.Given(
                     capCount: .init(capCount, name: "--cap-count"), capWindow: .init(capWindow, name: "--cap-window"),
                     maxPendingReports: .init(maxPendingReports, name: "--max-pending-reports"),
@@ -73,10 +83,16 @@ struct DeliveryArguments: ParsableArguments {
         guard
             let transport = configuration.makeTransport(
                 release: DeliveryConfiguration.release(environment: environment),
-                environment: DeliveryConfiguration.sentryEnvironment(environment: environment))
+                environment: DeliveryConfiguration.sentryEnvironment(environment: environment),
+                diagnose: { message in
+                    var error = StandardStream.error
+                    error.write("warning: \(message)\n")
+                })
         else {
             throw ToolFailure(
-                description: "nowhere to upload: give --url URL or --dsn DSN (or set CRASH_REPORTER_URL or SENTRY_DSN)")
+                description:
+                    "nowhere to upload: give --url URL, --dsn DSN or --otlp-endpoint URL (or set CRASH_REPORTER_URL, "
+                    + "SENTRY_DSN or OTEL_EXPORTER_OTLP_ENDPOINT)")
         }
         var deliverer = Deliverer(
             store: ReportStore(stateDirectory: directory),

@@ -10,8 +10,8 @@ struct UploadCommand: ToolSubcommand {
         abstract: "Deliver a state directory's pending reports now.",
         discussion: """
             One delivery pass with the service's own rules (retries, Retry-After, rejections, the crash-loop \
-            cap, the retention bounds, the directory lock), for example from a cron job. Without --url or --dsn \
-            it uses SENTRY_DSN, else CRASH_REPORTER_URL. Exits with 75 (EX_TEMPFAIL) when reports stay pending \
+            cap, the retention bounds, the directory lock), for example from a cron job. Without --url, --dsn \
+            or --otlp-endpoint it uses SENTRY_DSN, else CRASH_REPORTER_URL, else OTEL_EXPORTER_OTLP_ENDPOINT. Exits with 75 (EX_TEMPFAIL) when reports stay pending \
             for a retry.
             """)
 

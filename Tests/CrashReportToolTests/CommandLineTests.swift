@@ -65,7 +65,10 @@ struct ArgumentParsingTests {
     @Test func validation() {
         #expect(
             usageError(["upload", "--url", "http://a", "--dsn", "http://k@b/1"])
-                == "Error: give --url or --dsn, not both")
+                == "Error: give one of --url, --dsn and --otlp-endpoint")
+        #expect(
+            usageError(["upload", "--url", "http://a", "--otlp-endpoint", "http://127.0.0.1:4318/v1/logs"])
+                == "Error: give one of --url, --dsn and --otlp-endpoint")
         #expect(usageError(["show", ""]) == "Error: ID or FILE is empty")
         #expect(usageError(["show", "--dir", "", "abc"]) == "Error: --dir is empty")
         #expect(usageError(["export", "--format", "json", ""]) == "Error: ID or FILE is empty")

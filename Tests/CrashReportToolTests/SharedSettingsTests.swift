@@ -21,13 +21,20 @@ struct SharedSettingsTests {
             ("CRASH_REPORTER_MAX_PENDING_REPORTS", "1e3"),
             ("CRASH_REPORTER_MAX_PENDING_BYTES", "50M"),
             ("CRASH_REPORTER_KEEP_DAYS", "-3"),
+            ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"),
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318"),
+            ("OTEL_RESOURCE_ATTRIBUTES", "novalue"),
         ])
     func sameRefusal(name: String, value: String) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shared-\(UUID().uuidString)")
             .path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var environment = ["CRASH_REPORTER_URL": "http://127.0.0.1:1/api/reports", "HOME": directory]
+        // OpenTelemetry's variables are read only when OTLP is where crashes go.
+        var environment =
+            name.hasPrefix("OTEL_")
+            ? ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:1", "HOME": directory]
+            : ["CRASH_REPORTER_URL": "http://127.0.0.1:1/api/reports", "HOME": directory]
         environment[name] = value
 
         // The configuration is read before anything is installed: a refusal leaves the process as it was.
@@ -49,5 +56,31 @@ struct SharedSettingsTests {
         #expect(status == 1)
         #expect(errors == "Error: \(message)\n")
         #expect(output.isEmpty)
+    }
+
+    @Test("Options.otlp is checked by the same rules, named as the option")
+    func otlpOption() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shared-\(UUID().uuidString)")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (otlp, rule) in [
+            (OTLPOptions(logsEndpoint: "ftp://127.0.0.1/v1/logs"), "Options.otlp must be an http or https URL"),
+            (
+                OTLPOptions(logsEndpoint: "http://127.0.0.1:1/v1/logs", headers: ["bad name": "x"]),
+                "Options.otlp must name headers"
+            ),
+        ] {
+            do {
+                try CrashReporter.start(
+                    Options(appName: "shared", stateDirectory: directory, otlp: otlp), environment: ["HOME": directory])
+                Issue.record("the service started with \(otlp)")
+            } catch let error as CrashReporterError {
+                guard case .invalidOption(let text) = error else {
+                    Issue.record("\(error)")
+                    continue
+                }
+                #expect(text.hasPrefix(rule), "\(text)")
+            }
+        }
     }
 }

@@ -15,11 +15,14 @@ public final class PythonServer: Sendable {
     private let input = Pipe()
     private let stopped = Lock(false)
 
-    /// Starts `directory/script` (a shared script by default) and waits for its port.
-    public init(script: String, arguments: [String], directory: String = PythonServer.sharedScripts) throws {
+    /// Starts `directory/script` (a shared script by default) with `python` (the one on PATH
+    /// by default, or a virtual environment's) and waits for its port.
+    public init(
+        script: String, arguments: [String], directory: String = PythonServer.sharedScripts, python: String = "python3"
+    ) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", directory + "/" + script] + arguments
+        process.arguments = [python, directory + "/" + script] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = input

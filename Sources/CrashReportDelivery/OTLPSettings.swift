@@ -1,0 +1,177 @@
+import CrashReporterHTTP
+import CrashReporterSupport
+
+/// Where and how the OTLP transport exports, read from OpenTelemetry's standard variables
+/// (opentelemetry.io/docs/specs/otel/protocol/exporter/) and the values given in code or on
+/// the command line that stand in for them:
+///
+/// | variable | rule |
+/// |---|---|
+/// | `OTEL_EXPORTER_OTLP_LOGS_ENDPOINT` | the logs URL, used as is (http or https) |
+/// | `OTEL_EXPORTER_OTLP_ENDPOINT` | the base URL; `/v1/logs` is appended |
+/// | `OTEL_EXPORTER_OTLP_LOGS_HEADERS`, `OTEL_EXPORTER_OTLP_HEADERS` | `key=value,key2=value2`, percent-decoded |
+/// | `OTEL_EXPORTER_OTLP_LOGS_PROTOCOL`, `OTEL_EXPORTER_OTLP_PROTOCOL` | `http/protobuf` (the default) or `http/json` |
+/// | `OTEL_SERVICE_NAME` | any text; blank is unset |
+/// | `OTEL_RESOURCE_ATTRIBUTES` | `key=value,…` like the headers; identifying keys dropped (``OTLPResourcePrivacy``) |
+/// | `OTEL_SDK_DISABLED=true`, `OTEL_LOGS_EXPORTER=none` | no OTLP export (any endpoint is ignored) |
+///
+/// The logs variant of a variable wins over the general one. `grpc` is refused with its reason:
+/// the transport speaks OTLP/HTTP only.
+package struct OTLPSettings: Sendable, Equatable {
+    package enum Encoding: String, Sendable, Equatable, CaseIterable {
+        case protobuf = "http/protobuf"
+        case json = "http/json"
+
+        /// The request's `Content-Type`.
+        package var contentType: String {
+            switch self {
+            case .protobuf: "application/x-protobuf"
+            case .json: "application/json"
+            }
+        }
+    }
+
+    /// The values given in code or on the command line, each standing in for its variables
+    /// when set; `name` is what errors call them (`Options.otlp`, `--otlp-endpoint`).
+    package struct Given: Sendable {
+        /// The logs endpoint, used as is; it stands in for both endpoint variables, so nil
+        /// means no OTLP export (`crashreport upload --url` ignores the OTLP variables).
+        package var logsEndpoint: String?
+        package var headers: [String: String]?
+        package var encoding: String?
+        package var serviceName: String?
+        package var resourceAttributes: [String: String]?
+        package var name: String
+
+        package init(
+            logsEndpoint: String? = nil, headers: [String: String]? = nil, encoding: String? = nil,
+            serviceName: String? = nil, resourceAttributes: [String: String]? = nil, name: String
+        ) {
+            self.logsEndpoint = logsEndpoint
+            self.headers = headers
+            self.encoding = encoding
+            self.serviceName = serviceName
+            self.resourceAttributes = resourceAttributes
+            self.name = name
+        }
+    }
+
+    package static let endpointVariable = "OTEL_EXPORTER_OTLP_ENDPOINT"
+    package static let logsEndpointVariable = "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT"
+    package static let headersVariable = "OTEL_EXPORTER_OTLP_HEADERS"
+    package static let logsHeadersVariable = "OTEL_EXPORTER_OTLP_LOGS_HEADERS"
+    package static let protocolVariable = "OTEL_EXPORTER_OTLP_PROTOCOL"
+    package static let logsProtocolVariable = "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL"
+    package static let serviceNameVariable = "OTEL_SERVICE_NAME"
+    package static let resourceAttributesVariable = "OTEL_RESOURCE_ATTRIBUTES"
+    package static let sdkDisabledVariable = "OTEL_SDK_DISABLED"
+    package static let logsExporterVariable = "OTEL_LOGS_EXPORTER"
+
+    /// The URL records are POSTed to.
+    package var endpoint: HTTPURL
+    /// Extra request headers (an API key, a tenant), in the order given. Never logged.
+    package var headers: [HTTPHeader]
+    package var encoding: Encoding
+    /// `OTEL_SERVICE_NAME`: the resource's `service.name` (else the report's app name).
+    package var serviceName: String?
+    /// The resource attributes the operator asked for that may be sent, in the order given.
+    package var resourceAttributes: [OTLPAttribute]
+    /// The keys of `OTEL_RESOURCE_ATTRIBUTES` that are never sent, in the order given.
+    package var droppedResourceKeys: [String]
+
+    package init(
+        endpoint: HTTPURL, headers: [HTTPHeader] = [], encoding: Encoding = .protobuf, serviceName: String? = nil,
+        resourceAttributes: [OTLPAttribute] = [], droppedResourceKeys: [String] = []
+    ) {
+        self.endpoint = endpoint
+        self.headers = headers
+        self.encoding = encoding
+        self.serviceName = serviceName
+        self.resourceAttributes = resourceAttributes
+        self.droppedResourceKeys = droppedResourceKeys
+    }
+
+    /// The settings in `environment` (with `given` standing in), nil when no endpoint is set or
+    /// OpenTelemetry export is turned off. Every value is checked, so a mistake shows at start.
+    package static func read(environment: [String: String], given: Given? = nil) throws(SettingError) -> OTLPSettings? {
+        guard let endpoint = try endpoint(environment: environment, given: given) else { return nil }
+        let headers = try headers(environment: environment, given: given)
+        let encoding = try encoding(environment: environment, given: given)
+        let serviceName =
+            given?.serviceName.flatMap { Setting.text($0) } ?? Setting.text(environment[serviceNameVariable])
+        var pairs: [(String, String)]
+        if let given, let attributes = given.resourceAttributes {
+            pairs = attributes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        } else {
+            pairs = try OTLPKeyValueList.parse(
+                environment[resourceAttributesVariable], name: resourceAttributesVariable, secret: false)
+        }
+        let (kept, dropped) = OTLPResourcePrivacy.partition(pairs)
+        return OTLPSettings(
+            endpoint: endpoint, headers: headers, encoding: encoding, serviceName: serviceName,
+            resourceAttributes: kept.map { OTLPAttribute($0.0, $0.1) }, droppedResourceKeys: dropped)
+    }
+
+    /// `OTEL_SDK_DISABLED=true` or `OTEL_LOGS_EXPORTER=none`: the operator turned export off.
+    static func disabled(environment: [String: String]) throws(SettingError) -> Bool {
+        if try Setting.boolean(environment[sdkDisabledVariable], name: sdkDisabledVariable) == true { return true }
+        guard let exporters = Setting.text(environment[logsExporterVariable]) else { return false }
+        let names = exporters.split(separator: ",").map { $0.trimmingASCIIWhitespace().lowercased() }
+        return names == ["none"]
+    }
+
+    private static func endpoint(environment: [String: String], given: Given?) throws(SettingError) -> HTTPURL? {
+        if let given {
+            // The endpoint given stands in for both variables, and none given means none.
+            guard let text = given.logsEndpoint else { return nil }
+            return try url(text, name: given.name)
+        }
+        guard try !disabled(environment: environment) else { return nil }
+        if let text = Setting.text(environment[logsEndpointVariable]) {
+            return try url(text, name: logsEndpointVariable)
+        }
+        guard let base = Setting.text(environment[endpointVariable]) else { return nil }
+        // The specification's rule: the signal's path is added to the base's, after one `/`.
+        var trimmed = Substring(base)
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        _ = try url(base, name: endpointVariable)
+        return try url(trimmed + "/v1/logs", name: endpointVariable)
+    }
+
+    private static func url(_ text: String, name: String) throws(SettingError) -> HTTPURL? {
+        try DeliveryConfiguration.endpointURL(DeliveryConfiguration.Given(text, name: name))
+    }
+
+    private static func headers(environment: [String: String], given: Given?) throws(SettingError) -> [HTTPHeader] {
+        let pairs: [(String, String)]
+        if let given, let headers = given.headers {
+            pairs = headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        } else {
+            let name = Setting.text(environment[logsHeadersVariable]) != nil ? logsHeadersVariable : headersVariable
+            pairs = try OTLPKeyValueList.parse(environment[name], name: name, secret: true)
+        }
+        let givenName = given?.headers != nil ? given?.name ?? headersVariable : headersVariable
+        return try pairs.map { (pair) throws(SettingError) -> HTTPHeader in
+            try OTLPKeyValueList.header(pair, name: givenName)
+        }
+    }
+
+    private static func encoding(environment: [String: String], given: Given?) throws(SettingError) -> Encoding {
+        let (text, name): (String?, String) =
+            if let given, let value = given.encoding {
+                (Setting.text(value), given.name)
+            } else if let value = Setting.text(environment[logsProtocolVariable]) {
+                (value, logsProtocolVariable)
+            } else {
+                (Setting.text(environment[protocolVariable]), protocolVariable)
+            }
+        guard let text else { return .protobuf }
+        if let encoding = Encoding(rawValue: text.lowercased()) { return encoding }
+        let rule =
+            text.lowercased() == "grpc"
+            ? "be http/protobuf or http/json: crash reports are exported over OTLP/HTTP, not gRPC (set "
+                + "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL and OTEL_EXPORTER_OTLP_LOGS_ENDPOINT for them, or OTEL_LOGS_EXPORTER=none)"
+            : "be http/protobuf or http/json"
+        throw SettingError(name: name, value: text, rule: rule)
+    }
+}
