@@ -73,21 +73,15 @@ struct ResolvedEventsAPIOptions: Sendable {
     /// Why the base URL given cannot be used, naming where it came from; nil when it can.
     var configurationError: String?
     var writeKey: String?
-    var flushAt: Int
-    var flushInterval: Duration
-    var maxQueued: Int
-    var maxBatchSize: Int
-    var requestTimeout: Duration
+    var settings: DeliverySettings
     var context: [UInt8]
 
     init(_ options: EventsAPIOptions, environment: [String: String]) {
         (endpoint, configurationError) = Self.endpoint(options.baseURL, environment: environment)
         writeKey = options.writeKey ?? environment["EVENTS_WRITE_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-        flushAt = max(1, options.flushAt)
-        flushInterval = options.flushInterval
-        maxQueued = max(1, options.maxQueued)
-        maxBatchSize = min(100, max(1, options.maxBatchSize))
-        requestTimeout = options.requestTimeout
+        settings = DeliverySettings(
+            flushAt: options.flushAt, flushInterval: options.flushInterval, maxQueued: options.maxQueued,
+            maxBatchSize: options.maxBatchSize, requestTimeout: options.requestTimeout)
         #if DEBUG
             let defaultEnvironment = "debug"
         #else
