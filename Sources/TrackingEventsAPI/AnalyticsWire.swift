@@ -6,6 +6,8 @@ import Tracking
 /// The events API (`EventsAPIWire`), TelemetryDeck (`TelemetryDeckWire`) and PostHog
 /// (`PostHogWire`) each have one; everything else is shared.
 protocol AnalyticsWire: EventObjectWriter {
+    /// The backend's name in diagnostics: `events API`, `TelemetryDeck`, `PostHog`.
+    var backendName: String { get }
     /// The queue file's name under `<state>/analytics/`: one per backend, so that two providers
     /// of one tracker never share a queue.
     var queueFileName: String { get }
@@ -41,7 +43,7 @@ extension AnalyticsWire {
     func reportAnswer(_ response: HTTPResponse) {
         guard !(200..<300).contains(response.status) else { return }
         Diagnostics.report(
-            "\(queueFileName) backend answered \(response.status): \(String(decoding: response.body.prefix(200), as: UTF8.self))"
+            "\(backendName) answered \(response.status): \(String(decoding: response.body.prefix(200), as: UTF8.self))"
         )
     }
 }

@@ -87,6 +87,7 @@ struct EventsAPIWire: AnalyticsWire {
         object = EventsAPIObject(context: options.context)
     }
 
+    var backendName: String { "events API" }
     var queueFileName: String { "events.queue" }
     var canSend: Bool { endpoint != nil && writeKey != nil }
     var batchOverhead: Int { WireFormat.batchOverhead }

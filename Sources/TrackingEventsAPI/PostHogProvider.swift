@@ -14,8 +14,9 @@ public struct PostHogOptions: Sendable {
     public var host: String?
     public var delivery: AnalyticsDeliveryOptions
 
-    public init(apiKey: String? = nil, host: String? = nil, delivery: AnalyticsDeliveryOptions = AnalyticsDeliveryOptions())
-    {
+    public init(
+        apiKey: String? = nil, host: String? = nil, delivery: AnalyticsDeliveryOptions = AnalyticsDeliveryOptions()
+    ) {
         self.apiKey = apiKey
         self.host = host
         self.delivery = delivery
@@ -79,7 +80,8 @@ public final class PostHogProvider: AnalyticsProvider {
     public var queuedCount: Int { delivery.queuedCount }
 }
 
-/// PostHog's capture API: `POST <host>/batch/` with `{"api_key","batch":[…],"sent_at"}`, each
+/// PostHog's capture API: `POST <host>/batch/` with
+/// `{"api_key","batch":[…],"historical_migration":false,"sent_at"}`, each
 /// event `{"event","distinct_id","uuid","timestamp","properties"}`.
 struct PostHogWire: AnalyticsWire {
     let endpoint: HTTPURL?
@@ -93,10 +95,11 @@ struct PostHogWire: AnalyticsWire {
         apiKey = EndpointSetting.text(options.apiKey, variable: "POSTHOG_API_KEY", environment: environment)
     }
 
+    var backendName: String { "PostHog" }
     var queueFileName: String { "posthog.queue" }
     var canSend: Bool { endpoint != nil && apiKey != nil }
-    /// `{"api_key":…,"batch":[],"sent_at":"…"}`, the key escaped at worst.
-    var batchOverhead: Int { 64 + 6 * (apiKey?.utf8.count ?? 0) }
+    /// `{"api_key":…,"batch":[],"historical_migration":false,"sent_at":"…"}`, the key escaped at worst.
+    var batchOverhead: Int { 96 + 6 * (apiKey?.utf8.count ?? 0) }
 
     func allows(key: String) -> Bool { PersonalKeys.allows(key) }
 
@@ -126,7 +129,8 @@ struct PostHogWire: AnalyticsWire {
         body.string(apiKey)
         body.raw(",\"batch\":")
         body.bytes += EventEncoding.batch(events, prefix: "[", suffix: "]")
-        body.raw(",\"sent_at\":")
+        // Live events, not an import of old ones: PostHog's ingestion treats them as such.
+        body.raw(",\"historical_migration\":false,\"sent_at\":")
         body.timestamp(Timestamp.now())
         body.raw("}")
         return HTTPRequest(

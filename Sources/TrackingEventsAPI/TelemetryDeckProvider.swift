@@ -134,6 +134,7 @@ struct TelemetryDeckWire: AnalyticsWire {
         #endif
     }
 
+    var backendName: String { "TelemetryDeck" }
     var queueFileName: String { "telemetrydeck.queue" }
     var canSend: Bool { endpoint != nil && appID != nil }
     /// The brackets, and the app id put in front of each of at most 100 signals.

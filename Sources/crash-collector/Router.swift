@@ -42,6 +42,14 @@ extension Collector {
             return only("POST") { failIfPlanned() ?? receiveEnvelope(request) }
         }
         if segments == ["v1", "events"] { return only("POST") { receiveEvents(request) } }
+        // TelemetryDeck's /v2/ and /v2/namespace/<name>/, PostHog's /batch/ (VendorEndpoints.swift).
+        if segments == ["v2", ""]
+            || (segments.count == 4 && segments[0] == "v2" && segments[1] == "namespace"
+                && !segments[2].isEmpty && segments[3].isEmpty)
+        {
+            return only("POST") { receiveSignals(request) }
+        }
+        if segments == ["batch", ""] || segments == ["batch"] { return only("POST") { receiveCapture(request) } }
         if segments == ["control", "fail-next"] { return only("POST") { controlFailNext(request) } }
         return Self.error(404, "no such resource: \(Text.safe(path))")
     }
