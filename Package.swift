@@ -151,6 +151,11 @@ let package = Package(
                 "TrackingEventsAPI", "Tracking", "TrackingTestKit", "TestSupport", "CrashReporterSupport",
                 "CrashReporterHTTP",
             ]),
+        // The TelemetryDeck and PostHog providers against a loopback receiver and the vendors'
+        // official Python clients (child processes; a venv made on first use).
+        .testTarget(
+            name: "TrackingVendorTests",
+            dependencies: ["TrackingEventsAPI", "Tracking", "TestSupport", "CrashReporterSupport"]),
         .testTarget(
             name: "CrashReporterTests",
             dependencies: ["CrashReporter", "CCrashReporter", "CrashReportFormat", "Tracking", "TestSupport"]),

@@ -4,7 +4,8 @@
 unit_tests='CrashReporterSupportTests|TrackingTests|TrackingEventsAPITests|CrashReporterTests|CrashReportFormatTests'
 unit_tests+='|CrashSymbolicationTests|CrashReportSentryTests|CrashReportDeliveryTests|CrashReportToolTests'
 unit_tests+='|CrashReporterHTTPTests'
-# The integrations' tests (they start the reporter in child processes, deliver to a loopback receiver):
-integration_tests='CrashReporterLoggingTests|CrashReporterLifecycleTests'
+# The integrations' tests (they start the reporter in child processes, deliver to a loopback receiver;
+# TrackingVendorTests: the TelemetryDeck and PostHog providers beside the vendors' Python clients):
+integration_tests='CrashReporterLoggingTests|CrashReporterLifecycleTests|TrackingVendorTests'
 # The C core's tests and the tests that crash real children:
 crash_tests='CrashReporterTests|IntegrationTests\.(CrashKindTests|HandlerBehaviourTests|ThreadInterpositionTests|ThreadCaptureTests|SnapshotTests|CrashWriteFaultTests)'
