@@ -79,15 +79,24 @@ enum EndpointSetting {
 /// profiles, whatever the value. The TelemetryDeck and PostHog providers leave them out, with
 /// every key starting with `$` (the backends' own). Compared without regard to case, `-` as `_`.
 enum PersonalKeys {
-    static let names: Set<String> = [
+    static let names: [[UInt8]] = [
         "email", "e_mail", "mail", "name", "first_name", "firstname", "last_name", "lastname", "full_name", "fullname",
         "username", "user_name", "display_name", "phone", "phone_number", "address",
-    ]
+    ].map { Array($0.utf8) }
 
+    /// Compared byte by byte, ASCII letters folded and `-` read as `_`: no string is made on
+    /// the tracking thread.
     static func allows(_ key: String) -> Bool {
-        if key.utf8.first == UInt8(ascii: "$") { return false }
-        let count = key.utf8.count
-        guard count >= 4, count <= 12 else { return true }
-        return !names.contains(String(key.lowercased().map { $0 == "-" ? "_" : $0 }))
+        let utf8 = key.utf8
+        if utf8.first == UInt8(ascii: "$") { return false }
+        // The names are 4 to 12 bytes long.
+        guard (4...12).contains(utf8.count) else { return true }
+        return !names.contains { name in name.count == utf8.count && zip(name, utf8).allSatisfy { $0 == fold($1) } }
+    }
+
+    @inline(__always)
+    private static func fold(_ byte: UInt8) -> UInt8 {
+        if byte == UInt8(ascii: "-") { return UInt8(ascii: "_") }
+        return (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 }

@@ -21,6 +21,8 @@ final class QueuedDelivery: Sendable {
     private let settings: DeliverySettings
     private let wire: any AnalyticsWire
     private let queuePath: String
+    /// Where refused batches are kept for review (`RejectedBatches`).
+    private let rejectedDirectory: String
     private let transport: any HTTPTransport
     private let now: @Sendable () -> ContinuousClock.Instant
     private let core: Lock<Core>
@@ -59,6 +61,7 @@ final class QueuedDelivery: Sendable {
         self.settings = settings
         self.wire = wire
         self.queuePath = AnalyticsDirectory.path(stateDirectory) + "/" + wire.queueFileName
+        self.rejectedDirectory = RejectedBatches.directory(stateDirectory: stateDirectory)
         self.transport = transport ?? HTTPClient(userAgent: Self.userAgent, environment: environment)
         self.now = now
         self.core = Lock(Core(machine: DeliveryStateMachine(maxBatchSize: settings.maxBatchSize)))
@@ -219,7 +222,7 @@ final class QueuedDelivery: Sendable {
             var events: [[UInt8]] = []
             var bytes = wire.batchOverhead
             for event in queue.events where event.epoch == core.epoch {
-                if events.count == core.machine.batchSize || bytes + event.jsonCount + 1 > WireFormat.maxBodyBytes {
+                if events.count == core.machine.batchSize || bytes + event.jsonCount + 1 > EventEncoding.maxBodyBytes {
                     break
                 }
                 ids.insert(event.id)
@@ -243,6 +246,8 @@ final class QueuedDelivery: Sendable {
             case .remove(let delivered):
                 if !delivered {
                     Diagnostics.report("dropped a batch of \(attempt.events.count) events: \(outcome)")
+                    RejectedBatches.keep(
+                        attempt.events, backend: wire.backendName, status: outcome.statusText, in: rejectedDirectory)
                 }
                 do {
                     try core.queue?.remove(ids: attempt.ids)
