@@ -88,21 +88,24 @@ public final class TelemetryDeckProvider: AnalyticsProvider {
     /// first letter in upper case, joined by dots (`order_placed` is `Order.Placed`,
     /// `Orders.Place` stays). The one place the mapping is made.
     public static func signalType(for name: String) -> String {
-        var out = ""
+        // On the bytes: names are ASCII by the tracker's rule, and only ASCII letters change.
+        var out: [UInt8] = []
         out.reserveCapacity(name.utf8.count)
         var startOfPart = true
-        for character in name {
-            if character == "_" || character == "-" || character == ":" || character == "." {
-                if !out.isEmpty && !startOfPart { out.append(".") }
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: "."):
+                if !out.isEmpty && !startOfPart { out.append(UInt8(ascii: ".")) }
                 startOfPart = true
-            } else if startOfPart {
-                out.append(contentsOf: character.uppercased())
+            case UInt8(ascii: "a")...UInt8(ascii: "z") where startOfPart:
+                out.append(byte - 32)
                 startOfPart = false
-            } else {
-                out.append(character)
+            default:
+                out.append(byte)
+                startOfPart = false
             }
         }
-        return out.isEmpty ? name : out
+        return out.isEmpty ? name : String(decoding: out, as: UTF8.self)
     }
 }
 
