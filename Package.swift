@@ -155,6 +155,11 @@ let package = Package(
             ]),
         // The C core's own tests: the handler's pieces called directly, no Swift layer between.
         .testTarget(name: "CCrashReporterTests", dependencies: ["CCrashReporter"]),
+        // The TelemetryDeck and PostHog providers against a loopback receiver and the vendors'
+        // official Python clients (child processes; a venv made on first use).
+        .testTarget(
+            name: "TrackingVendorTests",
+            dependencies: ["TrackingEventsAPI", "Tracking", "TestSupport", "CrashReporterSupport"]),
         .testTarget(
             name: "CrashReporterTests",
             dependencies: ["CrashReporter", "CCrashReporter", "CrashReportFormat", "Tracking", "TestSupport"]),

@@ -12,12 +12,15 @@
 # Usage: scripts/demo.sh [KIND]   (default: index-out-of-range; `crash-test kinds` lists them).
 #        scripts/demo.sh nio [KIND]   the SwiftNIO example service instead (scripts/demo-nio.sh).
 #        scripts/demo.sh otlp [KIND]  the report as an OpenTelemetry log record (scripts/demo-otlp.sh).
+#        scripts/demo.sh analytics    the analytics consent story once per backend: the events
+#                                     API, TelemetryDeck and PostHog (scripts/demo-analytics.sh).
 # Installs missing system packages first. The collector keeps running for you to browse;
 # the script prints how to stop it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = nio ]; then shift; exec bash scripts/demo-nio.sh "$@"; fi
 if [ "${1:-}" = otlp ]; then shift; exec bash scripts/demo-otlp.sh "$@"; fi
+if [ "${1:-}" = analytics ]; then shift; exec bash scripts/demo-analytics.sh "$@"; fi
 source scripts/ensure-deps.sh
 source scripts/demo-support.sh
 

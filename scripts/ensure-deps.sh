@@ -4,7 +4,9 @@
 # against the binary's own symbols and what a binary links) and util-linux (unshare, used by the
 # host-name test), and python3 (the tests' fault-injecting HTTP receiver, https server and proxy),
 # curl (the demo reads the collector's API) and openssl (the HTTP client's tests make their
-# certificates with it; it brings libssl3), python3-yaml (the deployment docs test parses the pod spec)
+# certificates with it; it brings libssl3), python3-yaml (the deployment docs test parses the pod spec),
+# python3-venv (the analytics tests install the vendors' official clients, posthog and telemetrydeckpy
+# from PyPI, into a venv under .build on first use)
 # and chromium (the browser test renders the collector's
 # pages in it, headless) when they are not on PATH. Sourced by demo.sh, test.sh and bench.sh.
 set -euo pipefail

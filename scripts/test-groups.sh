@@ -5,7 +5,8 @@ unit_tests='CrashReporterSupportTests|TrackingTests|TrackingEventsAPITests|CCras
 unit_tests+='|CrashReportFormatTests'
 unit_tests+='|CrashSymbolicationTests|CrashReportSentryTests|CrashReportDeliveryTests|CrashReportToolTests'
 unit_tests+='|CrashReporterHTTPTests'
-# The integrations' tests (they start the reporter in child processes, deliver to a loopback receiver):
-integration_tests='CrashReporterLoggingTests|CrashReporterLifecycleTests'
+# The integrations' tests (they start the reporter in child processes, deliver to a loopback receiver;
+# TrackingVendorTests: the TelemetryDeck and PostHog providers beside the vendors' Python clients):
+integration_tests='CrashReporterLoggingTests|CrashReporterLifecycleTests|TrackingVendorTests'
 # The C core's tests and the tests that crash real children:
 crash_tests='CCrashReporterTests|CrashReporterTests|IntegrationTests\.(CrashKindTests|HandlerBehaviourTests|ThreadInterpositionTests|ThreadCaptureTests|SnapshotTests|CrashWriteFaultTests)'

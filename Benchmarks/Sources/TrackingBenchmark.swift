@@ -7,7 +7,7 @@ import TrackingEventsAPI
 /// The tracking façade's cost, side by side in one run:
 /// - `track()` with analytics denied (a breadcrumb only) against a bare `Breadcrumbs.record`
 ///   (target: within 2x), and with analytics granted (a breadcrumb and an enqueue; target
-///   at most 2 µs);
+///   at most 2 µs), through each provider: the events API's, TelemetryDeck's, PostHog's;
 /// - adding one event to a queue that holds 10, 100 or 1,000 events: our append of one line
 ///   (`EventsAPIProvider.receive`) against rewriting the whole queue file per event, as a
 ///   naive tracker would (`JSONEncoder` over the whole queue, then an atomic write).
@@ -62,7 +62,22 @@ enum TrackingBenchmark {
         let bare = perCall { Breadcrumbs.record("step_completed", category: "tracking", data: [("index", String($0))]) }
         try? tracker.setAnalyticsConsent(granted: false)
         let denied = perCall { track(Event.stepCompleted(index: $0)) }
-        let granted = grantedCost(root: state + "-granted")
+        let granted = grantedCost(root: state + "-granted") { state in
+            EventsAPIProvider(
+                stateDirectory: state, options: EventsAPIOptions(flushInterval: .seconds(3600)), environment: [:])
+        }
+        // The vendors' providers, configured but pointed nowhere: the enqueue is all that is timed.
+        let delivery = AnalyticsDeliveryOptions(flushInterval: .seconds(3600))
+        let telemetryDeck = grantedCost(root: state + "-telemetrydeck") { state in
+            TelemetryDeckProvider(
+                stateDirectory: state, options: TelemetryDeckOptions(appID: "BENCH-APP", delivery: delivery),
+                environment: [:])
+        }
+        let postHog = grantedCost(root: state + "-posthog") { state in
+            PostHogProvider(
+                stateDirectory: state, options: PostHogOptions(apiKey: "phc_bench", delivery: delivery),
+                environment: [:])
+        }
         let write = writeFloor(path: state + "/floor.log")
         return [
             "| one event, one int parameter (1 thread) | ns per call | vs bare breadcrumb | target |",
@@ -71,24 +86,25 @@ enum TrackingBenchmark {
             "| `track()`, analytics denied (breadcrumb only) | \(format(denied)) | \(format(denied / bare, 2))x | ≤ 2x |",
             "| `track()`, analytics granted (breadcrumb + enqueue) | \(format(granted)) | \(format(granted / bare, 2))x "
                 + "| ≤ 2,000 ns |",
+            "| `track()`, granted, `TelemetryDeckProvider` | \(format(telemetryDeck)) | "
+                + "\(format(telemetryDeck / bare, 2))x | ≤ 2,000 ns |",
+            "| `track()`, granted, `PostHogProvider` | \(format(postHog)) | \(format(postHog / bare, 2))x | ≤ 2,000 ns |",
             "| for scale: one `write(2)` of a 400-byte line, `O_APPEND` | \(format(write)) | "
                 + "\(format(write / bare, 2))x | |",
         ]
     }
 
-    /// `track()` with analytics granted, in the queue's normal regime: below its capacity of
-    /// 1,000 (a queue that overflows rewrites itself every 1,000 events, which is not what an
-    /// enqueue costs while the service is online). Batches of 900 events, each into a fresh
-    /// tracker and queue; ns per call over all batches.
-    static func grantedCost(root: String) -> Double {
+    /// `track()` with analytics granted through the provider `make` returns, in the queue's
+    /// normal regime: below its capacity of 1,000 (a queue that overflows rewrites itself every
+    /// 1,000 events, which is not what an enqueue costs while the service is online). Batches of
+    /// 900 events, each into a fresh tracker and queue; ns per call over all batches.
+    static func grantedCost(root: String, _ make: (String) -> any AnalyticsProvider) -> Double {
         var total = Duration.zero
         var calls = 0
         let clock = ContinuousClock()
         for batch in 0..<40 {
             let state = root + "/\(batch)"
-            let provider = EventsAPIProvider(
-                stateDirectory: state, options: EventsAPIOptions(flushInterval: .seconds(3600)), environment: [:])
-            let tracker = Tracker(stateDirectory: state, providers: [provider])
+            let tracker = Tracker(stateDirectory: state, providers: [make(state)])
             try? tracker.setAnalyticsConsent(granted: true)
             let began = clock.now
             for i in 0..<900 { tracker.track(Event.stepCompleted(index: i)) }

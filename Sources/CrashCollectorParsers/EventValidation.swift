@@ -46,6 +46,20 @@ package enum EventValidation {
         /// Only the known keys with valid values.
         package var context: [String: JSONValue]
 
+        package init(
+            eventID: String, name: String, anonymousID: String, userID: String?, occurredAt: String, clamped: Bool,
+            properties: [String: JSONValue], context: [String: JSONValue]
+        ) {
+            self.eventID = eventID
+            self.name = name
+            self.anonymousID = anonymousID
+            self.userID = userID
+            self.occurredAt = occurredAt
+            self.clamped = clamped
+            self.properties = properties
+            self.context = context
+        }
+
         package func record(receivedAt: String) -> JSONValue {
             var object: [String: JSONValue] = [
                 "event_id": .string(eventID), "name": .string(name), "anonymous_id": .string(anonymousID),

@@ -23,6 +23,12 @@ struct DeliveryStateMachine: Sendable, Equatable {
     enum Outcome: Sendable, Equatable {
         case noResponse
         case status(Int, retryAfter: Duration?)
+
+        /// `401`, or `no response`.
+        var statusText: String {
+            if case .status(let code, _) = self { return String(code) }
+            return "no response"
+        }
     }
 
     enum Decision: Sendable, Equatable {

@@ -58,8 +58,7 @@ public struct EventsAPIOptions: Sendable {
     /// The `POST /v1/events` URL for a base URL: trailing slashes removed, then `/events` or
     /// `/v1/events` appended unless the URL ends in them.
     static func eventsURL(base: String) -> String {
-        var text = base
-        while text.hasSuffix("/") { text.removeLast() }
+        let text = EndpointSetting.trimmed(base)
         if text.hasSuffix("/events") { return text }
         if text.hasSuffix("/v1") { return text + "/events" }
         return text + "/v1/events"
@@ -73,21 +72,15 @@ struct ResolvedEventsAPIOptions: Sendable {
     /// Why the base URL given cannot be used, naming where it came from; nil when it can.
     var configurationError: String?
     var writeKey: String?
-    var flushAt: Int
-    var flushInterval: Duration
-    var maxQueued: Int
-    var maxBatchSize: Int
-    var requestTimeout: Duration
+    var settings: DeliverySettings
     var context: [UInt8]
 
     init(_ options: EventsAPIOptions, environment: [String: String]) {
         (endpoint, configurationError) = Self.endpoint(options.baseURL, environment: environment)
         writeKey = options.writeKey ?? environment["EVENTS_WRITE_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-        flushAt = max(1, options.flushAt)
-        flushInterval = options.flushInterval
-        maxQueued = max(1, options.maxQueued)
-        maxBatchSize = min(100, max(1, options.maxBatchSize))
-        requestTimeout = options.requestTimeout
+        settings = DeliverySettings(
+            flushAt: options.flushAt, flushInterval: options.flushInterval, maxQueued: options.maxQueued,
+            maxBatchSize: options.maxBatchSize, requestTimeout: options.requestTimeout)
         #if DEBUG
             let defaultEnvironment = "debug"
         #else
@@ -110,21 +103,9 @@ struct ResolvedEventsAPIOptions: Sendable {
     /// value counts as none); an unusable one gives no endpoint and the reason, which names the
     /// option or variable it came from.
     static func endpoint(_ baseURL: String?, environment: [String: String]) -> (HTTPURL?, String?) {
-        let fromCode = Setting.text(baseURL)
-        let name = fromCode != nil ? "EventsAPIOptions.baseURL" : "EVENTS_API_URL"
-        do throws(SettingError) {
-            guard let base = try Setting.httpURL(fromCode ?? environment["EVENTS_API_URL"], name: name) else {
-                return (nil, nil)
-            }
-            do throws(HTTPError) {
-                return (try HTTPURL(EventsAPIOptions.eventsURL(base: base)), nil)
-            } catch {
-                // Not the URL itself: what makes it unusable may be a password in it.
-                return (nil, "\(name) cannot be used: \(error)")
-            }
-        } catch {
-            return (nil, error.description)
-        }
+        EndpointSetting.resolve(
+            baseURL, option: "EventsAPIOptions.baseURL", variable: "EVENTS_API_URL", environment: environment,
+            default: nil, endpoint: EventsAPIOptions.eventsURL(base:))
     }
 }
 

@@ -2,48 +2,11 @@ import CrashReporterHTTP
 import CrashReporterSupport
 import Tracking
 
-/// Sends analytics events to an events API (`POST /v1/events`, docs/events-api.md): the analytics
-/// provider the project ships.
-///
-/// - Each event is encoded when it arrives and appended to `<state>/analytics/events.queue`
-///   (see `EventQueue`); the file exists only while consent is granted and only once an event
-///   was tracked.
-/// - Batches of up to 100 events (body at most 1 MB, event at most 8 KB) are sent when 20 are
-///   queued, every 30 s, on `flush()`, and at `shutdown(within:)`.
-/// - Network errors and 5xx keep the batch and back off 30 s doubling to 10 min; 429 waits
-///   `Retry-After`; 413 halves the batch; any other status drops it (`DeliveryStateMachine`).
-///   An event keeps its `event_id` across retries.
-/// - Revoking consent closes and deletes the queue, cancels the retry wait and ignores the
-///   answer to a batch in flight; events of an earlier consent epoch are never sent. The
-///   `analytics_opted_out` farewell is sent once, never stored.
+/// Sends analytics events to an events API (`POST /v1/events`, docs/events-api.md), with the
+/// queue, retries and consent handling every provider of this module shares (`QueuedDelivery`):
+/// the queue is `<state>/analytics/events.queue`.
 public final class EventsAPIProvider: AnalyticsProvider {
-    private let options: ResolvedEventsAPIOptions
-    private let queuePath: String
-    private let transport: any HTTPTransport
-    private let now: @Sendable () -> ContinuousClock.Instant
-    private let core: Lock<Core>
-
-    private struct Core {
-        var consent: AnalyticsConsent = .unknown
-        var epoch: UInt64 = 0
-        var queue: EventQueue?
-        var machine: DeliveryStateMachine
-        /// Bumped when consent is revoked: the answer to an older attempt is ignored.
-        var generation: UInt64 = 0
-        var timer: Task<Void, Never>?
-        var sizeFlushPending = false
-        var farewells: [Task<Void, Never>] = []
-        /// A write of the lines group commit holds back is scheduled.
-        var writerScheduled = false
-    }
-
-    /// How long group commit lets lines of a burst wait before one `write(2)` takes them all.
-    static let groupCommitDelay = Duration.milliseconds(4)
-
-    /// The `User-Agent` of the default transport: the process's name and `(unknown version)`,
-    /// as the URLSession transport this provider used before sent it (without the product
-    /// token of the libcurl that it no longer links). It names the program, never the machine.
-    static var userAgent: String { "\(ProcessEnvironment.processName) (unknown version)" }
+    let delivery: QueuedDelivery
 
     /// Why the configured base URL cannot be used (`EventsAPIOptions.baseURL`, else
     /// `EVENTS_API_URL`), e.g. `EVENTS_API_URL must be an http or https URL (got "ftp://x")`;
@@ -77,324 +40,93 @@ public final class EventsAPIProvider: AnalyticsProvider {
         now: @escaping @Sendable () -> ContinuousClock.Instant
     ) {
         let environment = environment ?? ProcessEnvironment.current()
-        self.options = ResolvedEventsAPIOptions(options, environment: environment)
-        self.configurationError = self.options.configurationError
-        self.queuePath = AnalyticsDirectory.queuePath(stateDirectory)
-        self.transport = transport ?? HTTPClient(userAgent: Self.userAgent, environment: environment)
-        self.now = now
-        self.core = Lock(Core(machine: DeliveryStateMachine(maxBatchSize: self.options.maxBatchSize)))
-        if let configurationError {
-            Diagnostics.report("events stay queued: \(configurationError)")
-        }
+        let resolved = ResolvedEventsAPIOptions(options, environment: environment)
+        configurationError = resolved.configurationError
+        delivery = QueuedDelivery(
+            stateDirectory: stateDirectory, wire: EventsAPIWire(resolved), settings: resolved.settings,
+            transport: transport, environment: environment, now: now)
     }
 
-    deinit {
-        core.withLock { core in
-            core.timer?.cancel()
-            Self.writePending(&core)
-            core.queue?.close()
-        }
-    }
+    /// The `User-Agent` of the default transport (`QueuedDelivery.userAgent`).
+    static var userAgent: String { QueuedDelivery.userAgent }
+    static var groupCommitDelay: Duration { QueuedDelivery.groupCommitDelay }
 
-    // MARK: AnalyticsProvider
-
-    public func receive(_ event: AnalyticsEvent) {
-        // Encoded once, outside the lock, into the line the queue writes.
-        guard let id = event.uuid ?? UUIDBytes(event.id) else {
-            Diagnostics.report("dropped \(event.name): its id is not a UUID")
-            return
-        }
-        guard let queued = WireFormat.queuedEvent(event, id: id, context: options.context) else {
-            Diagnostics.report("dropped \(event.name): over 8 KB even without properties")
-            return
-        }
-        let flushNow = core.withLock { core -> Bool in
-            guard core.consent == .granted, event.consentEpoch == core.epoch else { return false }
-            do {
-                if core.queue == nil {
-                    core.queue = try EventQueue(path: queuePath, capacity: options.maxQueued, create: true)
-                    core.queue!.groupCommit = true
-                }
-                try core.queue!.append(queued)
-            } catch {
-                Diagnostics.report("cannot queue \(event.name): \(error)")
-                return false
-            }
-            if core.queue!.hasPending && !core.writerScheduled {
-                core.writerScheduled = true
-                Task { [weak self] in
-                    try? await Task.sleep(for: Self.groupCommitDelay)
-                    self?.writePending()
-                }
-            }
-            startTimerIfNeeded(&core)
-            // The clock is read only when the other conditions hold.
-            guard core.queue!.count >= options.flushAt, !core.sizeFlushPending, options.endpoint != nil,
-                options.writeKey != nil, core.machine.canSend(at: now())
-            else { return false }
-            core.sizeFlushPending = true
-            return true
-        }
-        if flushNow {
-            Task {
-                await self.flush()
-                self.core.withLock { $0.sizeFlushPending = false }
-            }
-        }
-    }
+    public func receive(_ event: AnalyticsEvent) { delivery.receive(event) }
 
     public func consentChanged(to consent: AnalyticsConsent, epoch: UInt64, farewell: AnalyticsEvent?) {
-        core.withLock { core in
-            core.consent = consent
-            core.epoch = epoch
-            if consent == .granted {
-                if core.queue == nil {
-                    do {
-                        core.queue = try EventQueue(path: queuePath, capacity: options.maxQueued, create: false)
-                        core.queue?.groupCommit = true
-                    } catch {
-                        Diagnostics.report("cannot open the event queue: \(error)")
-                    }
-                }
-                try? core.queue?.keepOnly(epoch: epoch)
-                if core.queue != nil { startTimerIfNeeded(&core) }
-                return
-            }
-            core.generation &+= 1
-            core.machine.reset()
-            core.timer?.cancel()
-            core.timer = nil
-            core.queue?.close()
-            core.queue = nil
-            _ = try? FileSystem.remove(queuePath)
-            if let farewell, let json = WireFormat.encode(farewell, context: options.context) {
-                core.farewells.append(Task { _ = await self.send([json]) })
-            }
-        }
+        delivery.consentChanged(to: consent, epoch: epoch, farewell: farewell)
     }
 
     /// Writes what group commit holds back, then sends batches until the queue is empty, the
     /// server asks to wait, or consent goes.
-    public func flush() async {
-        writePending()
-        while await sendOneBatch() {}
-    }
-
-    /// Writes the lines group commit holds back in memory to the queue file.
-    func writePending() {
-        core.withLock { core in
-            core.writerScheduled = false
-            Self.writePending(&core)
-        }
-    }
-
-    private static func writePending(_ core: inout Core) {
-        do {
-            try core.queue?.writePending()
-        } catch {
-            Diagnostics.report("cannot write the event queue: \(error)")
-        }
-    }
+    public func flush() async { await delivery.flush() }
 
     /// Writes what group commit holds back and stops the timer, then sends what it can (the
     /// farewell first) until `timeout` has passed.
-    public func shutdown(within timeout: Duration) async {
-        writePending()
-        let (timer, farewells) = core.withLock { core in
-            defer {
-                core.timer = nil
-                core.farewells = []
-            }
-            return (core.timer, core.farewells)
-        }
-        timer?.cancel()
-        // Real time, whatever clock the provider was given: the deadline is slept on.
-        await Deadline.run(until: .now + timeout) {
-            for farewell in farewells { await farewell.value }
-            while !Task.isCancelled {
-                if await self.sendOneBatch() { continue }
-                // Another flush may hold the in-flight batch: wait for it, not for the timer.
-                guard self.isSending else { break }
-                try? await Task.sleep(for: .milliseconds(5))
-            }
-        }
-    }
-
-    // MARK: Sending
-
-    private struct Attempt {
-        var ids: Set<UUIDBytes>
-        var events: [[UInt8]]
-        var generation: UInt64
-    }
-
-    /// Sends one batch; true when another could go right away.
-    private func sendOneBatch() async -> Bool {
-        guard let endpoint = options.endpoint, let writeKey = options.writeKey else { return false }
-        let started = now()
-        let attempt = core.withLock { core -> Attempt? in
-            guard core.consent == .granted, let queue = core.queue, !queue.isEmpty,
-                core.machine.startSending(at: started)
-            else { return nil }
-            var ids = Set<UUIDBytes>()
-            var events: [[UInt8]] = []
-            var bytes = WireFormat.batchOverhead
-            for event in queue.events where event.epoch == core.epoch {
-                if events.count == core.machine.batchSize || bytes + event.jsonCount + 1 > WireFormat.maxBodyBytes {
-                    break
-                }
-                ids.insert(event.id)
-                events.append(event.json)
-                bytes += event.jsonCount + 1
-            }
-            if events.isEmpty {
-                _ = core.machine.finish(.status(200, retryAfter: nil), batchCount: 0, at: started)
-                return nil
-            }
-            return Attempt(ids: ids, events: events, generation: core.generation)
-        }
-        guard let attempt else { return false }
-        let outcome = await send(attempt.events, endpoint: endpoint, writeKey: writeKey)
-        let finished = now()
-        return core.withLock { core -> Bool in
-            // Consent was revoked meanwhile: the queue is gone and the machine reset.
-            guard core.generation == attempt.generation else { return false }
-            let decision = core.machine.finish(outcome, batchCount: attempt.events.count, at: finished)
-            switch decision {
-            case .remove(let delivered):
-                if !delivered {
-                    Diagnostics.report("dropped a batch of \(attempt.events.count) events: \(outcome)")
-                }
-                do {
-                    try core.queue?.remove(ids: attempt.ids)
-                } catch {
-                    Diagnostics.report("cannot rewrite the event queue: \(error)")
-                }
-                return !(core.queue?.isEmpty ?? true)
-            case .keep(let retryAt):
-                return retryAt <= finished
-            }
-        }
-    }
-
-    /// One request; the outcome the state machine needs.
-    private func send(_ events: [[UInt8]]) async -> DeliveryStateMachine.Outcome {
-        guard let endpoint = options.endpoint, let writeKey = options.writeKey else { return .noResponse }
-        return await send(events, endpoint: endpoint, writeKey: writeKey)
-    }
-
-    /// One request. Any error the transport throws (for the default one, every `HTTPError`:
-    /// refused, reset, timed out, cancelled, TLS) means no response: the batch is kept.
-    private func send(
-        _ events: [[UInt8]], endpoint: HTTPURL, writeKey: String
-    ) async -> DeliveryStateMachine.Outcome {
-        let request = HTTPRequest(
-            url: endpoint,
-            method: "POST",
-            headers: ["Content-Type": "application/json", "X-Write-Key": writeKey],
-            body: WireFormat.batchBody(events),
-            timeout: options.requestTimeout)
-        do {
-            let response = try await transport.send(request)
-            #if DEBUG
-                Self.reportPerEventResults(response)
-            #endif
-            return .status(
-                response.status,
-                retryAfter: DeliveryStateMachine.parseRetryAfter(response.headers["Retry-After"], now: .now()))
-        } catch {
-            return .noResponse
-        }
-    }
-
-    #if DEBUG
-        private static func reportPerEventResults(_ response: HTTPResponse) {
-            guard response.status == 200, let object = try? JSON.parse(response.body) else {
-                if response.status != 200 {
-                    Diagnostics.report(
-                        "events API answered \(response.status): \(String(decoding: response.body.prefix(200), as: UTF8.self))"
-                    )
-                }
-                return
-            }
-            /// A member as text: a string as it is, anything else as JSON, `missing` when absent.
-            func text(_ item: JSONValue, _ key: String, missing: String = "?") -> String {
-                guard let value = item[key] else { return missing }
-                return value.stringValue ?? value.description
-            }
-            for item in object["rejected"]?.arrayValue ?? [] {
-                Diagnostics.report(
-                    "rejected: \(text(item, "code")) \(text(item, "message", missing: "")) (\(text(item, "event_id")))")
-            }
-            for item in object["clamped"]?.arrayValue ?? [] {
-                Diagnostics.report("clamped: occurred_at replaced for \(text(item, "event_id"))")
-            }
-        }
-    #endif
-
-    // MARK: Timer
-
-    private func startTimerIfNeeded(_ core: inout Core) {
-        guard core.timer == nil else { return }
-        core.timer = Task { [weak self] in
-            while !Task.isCancelled {
-                guard let wait = self?.nextWake() else { return }
-                try? await Task.sleep(for: wait)
-                if Task.isCancelled { return }
-                await self?.flush()
-            }
-        }
-    }
-
-    /// Until the next timed flush: the interval, or sooner when a retry wait ends first.
-    private func nextWake() -> Duration {
-        let now = self.now()
-        let interval = options.flushInterval
-        guard let retryAt = core.withLock({ $0.machine.retryAt }) else { return interval }
-        return max(.milliseconds(1), min(interval, retryAt - now))
-    }
-
-    // MARK: Inspection (tests, debugging)
+    public func shutdown(within timeout: Duration) async { await delivery.shutdown(within: timeout) }
 
     /// Events waiting in the queue.
-    public var queuedCount: Int { core.withLock { $0.queue?.count ?? 0 } }
+    public var queuedCount: Int { delivery.queuedCount }
 
-    var isSending: Bool { core.withLock { $0.machine.state == .sending } }
-
-    var deliveryState: DeliveryStateMachine { core.withLock { $0.machine } }
+    func writePending() { delivery.writePending() }
+    var isSending: Bool { delivery.isSending }
+    var deliveryState: DeliveryStateMachine { delivery.deliveryState }
 }
 
-/// Runs work until it finishes or a deadline passes, whichever comes first; at the deadline
-/// the work is cancelled and the caller goes on without waiting for it.
-enum Deadline {
-    static func run(until deadline: ContinuousClock.Instant, _ work: @escaping @Sendable () async -> Void) async {
-        let once = Once()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let worker = Task {
-                await work()
-                if once.claim() { continuation.resume() }
-            }
-            let timer = Task {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                if Task.isCancelled { return }
-                worker.cancel()
-                if once.claim() { continuation.resume() }
-            }
-            // The timer is not needed once the work is done.
-            Task {
-                await worker.value
-                timer.cancel()
-            }
-        }
+/// The events API's requests: `POST <base>/v1/events` with `X-Write-Key`, body `{"events":[…]}`.
+struct EventsAPIWire: AnalyticsWire {
+    let endpoint: HTTPURL?
+    let writeKey: String?
+    let configurationError: String?
+    let object: EventsAPIObject
+
+    init(_ options: ResolvedEventsAPIOptions) {
+        endpoint = options.endpoint
+        writeKey = options.writeKey
+        configurationError = options.configurationError
+        object = EventsAPIObject(context: options.context)
     }
 
-    private final class Once: Sendable {
-        private let claimed = Lock(false)
-        func claim() -> Bool {
-            claimed.withLock { claimed in
-                defer { claimed = true }
-                return !claimed
+    var backendName: String { "events API" }
+    var queueFileName: String { "events.queue" }
+    var canSend: Bool { endpoint != nil && writeKey != nil }
+    var batchOverhead: Int { WireFormat.batchOverhead }
+
+    func writeObject(
+        _ event: AnalyticsEvent, id: UUIDBytes, properties: some Sequence<(key: String, value: TrackingValue)>,
+        into out: inout JSONWriter
+    ) {
+        object.writeObject(event, id: id, properties: properties, into: &out)
+    }
+
+    func request(for events: [[UInt8]], timeout: Duration) -> HTTPRequest? {
+        guard let endpoint, let writeKey else { return nil }
+        return HTTPRequest(
+            url: endpoint, method: "POST", headers: ["Content-Type": "application/json", "X-Write-Key": writeKey],
+            body: WireFormat.batchBody(events), timeout: timeout)
+    }
+
+    /// Per-event rejections and clamped times of a 200, and any other answer.
+    func reportAnswer(_ response: HTTPResponse) {
+        guard response.status == 200, let object = try? JSON.parse(response.body) else {
+            if response.status != 200 {
+                Diagnostics.report(
+                    "events API answered \(response.status): \(String(decoding: response.body.prefix(200), as: UTF8.self))"
+                )
             }
+            return
+        }
+        /// A member as text: a string as it is, anything else as JSON, `missing` when absent.
+        func text(_ item: JSONValue, _ key: String, missing: String = "?") -> String {
+            guard let value = item[key] else { return missing }
+            return value.stringValue ?? value.description
+        }
+        for item in object["rejected"]?.arrayValue ?? [] {
+            Diagnostics.report(
+                "rejected: \(text(item, "code")) \(text(item, "message", missing: "")) (\(text(item, "event_id")))")
+        }
+        for item in object["clamped"]?.arrayValue ?? [] {
+            Diagnostics.report("clamped: occurred_at replaced for \(text(item, "event_id"))")
         }
     }
 }

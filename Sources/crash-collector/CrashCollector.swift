@@ -23,6 +23,8 @@ struct CrashCollector: ParsableCommand {
               POST /api/<project>/envelope/   a Sentry envelope, X-Sentry-Auth
               POST /v1/events                 analytics events, X-Write-Key
               POST /v1/logs                   OTLP logs, protobuf or JSON
+              POST /v2/                       TelemetryDeck signals (a stand-in)
+              POST /batch/                    PostHog capture batches (a stand-in), api_key
               GET  /                          crash groups, their charts, event counts (HTML)
               GET  /groups/<key>, /reports/<id>[?format=text|json]
               GET  /api/reports, /api/groups, /api/events, /api/logs
@@ -48,7 +50,8 @@ struct CrashCollector: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "X-Write-Key that POST /v1/events accepts; repeat for several (default: any non-empty key).",
+            "X-Write-Key that POST /v1/events accepts, and PostHog's api_key for POST /batch/; repeat for "
+                + "several (default: any non-empty key).",
             valueName: "key"))
     var eventsWriteKey: [String] = []
 

@@ -46,6 +46,14 @@ extension Collector {
             return only("POST") { failIfPlanned() ?? receiveLogs(request) }
         }
         if segments == ["api", "logs"] { return only("GET") { listLogs() } }
+        // TelemetryDeck's /v2/ and /v2/namespace/<name>/, PostHog's /batch/ (VendorEndpoints.swift).
+        if segments == ["v2", ""]
+            || (segments.count == 4 && segments[0] == "v2" && segments[1] == "namespace"
+                && !segments[2].isEmpty && segments[3].isEmpty)
+        {
+            return only("POST") { receiveSignals(request) }
+        }
+        if segments == ["batch", ""] || segments == ["batch"] { return only("POST") { receiveCapture(request) } }
         if segments == ["control", "fail-next"] { return only("POST") { controlFailNext(request) } }
         return Self.error(404, "no such resource: \(Text.safe(path))")
     }

@@ -1,4 +1,5 @@
 import CrashReporterHTTP
+import CrashReporterSupport
 import Foundation
 import TestSupport
 import Testing
@@ -176,6 +177,36 @@ struct EventsAPIProviderTests {
         track(tracker, 1)
         await provider.flush()
         #expect(wire.requests.count == 2, "no backoff after a drop")
+    }
+
+    @Test("a refused batch is kept for review under analytics/rejected, without the key, until consent goes")
+    func refusedBatchKeptForReview() async throws {
+        let provider = makeProvider()
+        let tracker = makeTracker(provider)
+        try tracker.setAnalyticsConsent(granted: true)
+        track(tracker, 2)
+        wire.script(FakeTransport.status(401))
+        await provider.flush()
+        let kept = dir.files.filter { $0.hasPrefix("analytics/rejected/") }
+        #expect(kept.count == 1, "\(dir.files)")
+        let text = try #require(kept.first.flatMap(dir.contents))
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 4, "a header and the three events")
+        let header = try JSON.parse(Array(lines[0].utf8))
+        #expect(header["status"] == .string("401") && header["events"] == .number(JSONNumber(3)))
+        #expect(header["backend"] == .string("events API"))
+        #expect(lines.dropFirst().allSatisfy { $0.contains("\"anonymous_id\"") })
+        #expect(!text.contains("aso_wk_test"), "the key is never kept")
+
+        for _ in 0..<(RejectedBatches.limit + 3) {
+            track(tracker, 1)
+            wire.script(FakeTransport.status(400))
+            await provider.flush()
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(dir.files.filter { $0.hasPrefix("analytics/rejected/") }.count == RejectedBatches.limit)
+        try tracker.setAnalyticsConsent(granted: false)
+        #expect(dir.files == ["analytics.consent"])
     }
 
     @Test("413 splits the batch and sends the halves")

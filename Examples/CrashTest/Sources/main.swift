@@ -37,6 +37,10 @@ let usage = """
       SENTRY_DSN                   send pending reports to Sentry
       EVENTS_API_URL               the events API's base URL (e.g. http://127.0.0.1:8089/v1)
       EVENTS_WRITE_KEY             its write key; analytics need both, and a grant
+      TELEMETRYDECK_APP_ID         send analytics to TelemetryDeck as this app (after a grant)
+      TELEMETRYDECK_URL            its ingest server (default https://nom.telemetrydeck.com)
+      POSTHOG_API_KEY              send analytics to PostHog with this project key (after a grant)
+      POSTHOG_HOST                 its host (default https://us.i.posthog.com)
       CRASH_TEST_ANALYTICS_TIMEOUT seconds a command waits at exit for analytics (default 5)
       CRASH_TEST_FLUSH_SECONDS     how often queued analytics are sent (default 30)
       CRASH_TEST_TICK_MS           serve's heartbeat interval in milliseconds (default 1000)

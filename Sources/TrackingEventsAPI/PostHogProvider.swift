@@ -1,0 +1,140 @@
+import CrashReporterHTTP
+import CrashReporterSupport
+import Tracking
+
+/// How the PostHog provider is set up. Environment variables fill in what the code leaves out:
+/// `POSTHOG_API_KEY` and `POSTHOG_HOST`.
+public struct PostHogOptions: Sendable {
+    /// The project's API key (`phc_…`, the public one events are captured with). Without one
+    /// (here or in `POSTHOG_API_KEY`) events stay queued.
+    public var apiKey: String?
+    /// The PostHog instance, else `POSTHOG_HOST`, else `https://us.i.posthog.com` (PostHog
+    /// Cloud US; `https://eu.i.posthog.com` for EU, or a self-hosted instance's URL). Events go to
+    /// `<host>/batch/`.
+    public var host: String?
+    public var delivery: AnalyticsDeliveryOptions
+
+    public init(
+        apiKey: String? = nil, host: String? = nil, delivery: AnalyticsDeliveryOptions = AnalyticsDeliveryOptions()
+    ) {
+        self.apiKey = apiKey
+        self.host = host
+        self.delivery = delivery
+    }
+
+    /// PostHog Cloud's US ingestion host, PostHog's own clients' default.
+    public static let defaultHost = "https://us.i.posthog.com"
+
+    /// The batch URL for a host: `<host>/batch/`.
+    static func batchURL(host: String) -> String {
+        let text = EndpointSetting.trimmed(host)
+        return text.hasSuffix("/batch") ? text + "/" : text + "/batch/"
+    }
+}
+
+/// Sends analytics events to PostHog's capture API (`POST /batch/`) as anonymous events, with the
+/// queue, retries and consent handling of the events-API provider (`QueuedDelivery`); the queue
+/// is `<state>/analytics/posthog.queue`.
+///
+/// Every event asks for no person profile (`$process_person_profile: false`) and no GeoIP
+/// enrichment (`$geoip_disable: true`), under the install id as `distinct_id`. The provider
+/// never identifies anyone: it has no `identify`, and parameters under a key that names a
+/// person (`email`, `name`, …) or a PostHog key (`$set`, `$ip`, any `$…`) are left out.
+public final class PostHogProvider: AnalyticsProvider {
+    let delivery: QueuedDelivery
+
+    /// Why the configured host cannot be used; nil when it can. Events stay queued meanwhile.
+    public let configurationError: String?
+
+    /// A provider keeping its queue in `stateDirectory` (the tracker's).
+    ///
+    /// - Parameters:
+    ///   - transport: What sends the requests; nil for the package's own HTTP client.
+    ///   - environment: Where `POSTHOG_API_KEY` and `POSTHOG_HOST` are read when the options
+    ///     leave them out; nil for the process's environment.
+    public init(
+        stateDirectory: String,
+        options: PostHogOptions = PostHogOptions(),
+        transport: (any HTTPTransport)? = nil,
+        environment: [String: String]? = nil
+    ) {
+        let environment = environment ?? ProcessEnvironment.current()
+        let wire = PostHogWire(options, environment: environment)
+        configurationError = wire.configurationError
+        delivery = QueuedDelivery(
+            stateDirectory: stateDirectory, wire: wire, settings: options.delivery.settings, transport: transport,
+            environment: environment, now: { ContinuousClock.now })
+    }
+
+    public func receive(_ event: AnalyticsEvent) { delivery.receive(event) }
+
+    public func consentChanged(to consent: AnalyticsConsent, epoch: UInt64, farewell: AnalyticsEvent?) {
+        delivery.consentChanged(to: consent, epoch: epoch, farewell: farewell)
+    }
+
+    public func flush() async { await delivery.flush() }
+
+    public func shutdown(within timeout: Duration) async { await delivery.shutdown(within: timeout) }
+
+    /// Events waiting in the queue.
+    public var queuedCount: Int { delivery.queuedCount }
+}
+
+/// PostHog's capture API: `POST <host>/batch/` with
+/// `{"api_key","batch":[…],"historical_migration":false,"sent_at"}`, each
+/// event `{"event","distinct_id","uuid","timestamp","properties"}`.
+struct PostHogWire: AnalyticsWire {
+    let endpoint: HTTPURL?
+    let apiKey: String?
+    let configurationError: String?
+
+    init(_ options: PostHogOptions, environment: [String: String]) {
+        (endpoint, configurationError) = EndpointSetting.resolve(
+            options.host, option: "PostHogOptions.host", variable: "POSTHOG_HOST", environment: environment,
+            default: PostHogOptions.defaultHost, endpoint: PostHogOptions.batchURL(host:))
+        apiKey = EndpointSetting.text(options.apiKey, variable: "POSTHOG_API_KEY", environment: environment)
+    }
+
+    var backendName: String { "PostHog" }
+    var queueFileName: String { "posthog.queue" }
+    var canSend: Bool { endpoint != nil && apiKey != nil }
+    /// `{"api_key":…,"batch":[],"historical_migration":false,"sent_at":"…"}`, the key escaped at worst.
+    var batchOverhead: Int { 96 + 6 * (apiKey?.utf8.count ?? 0) }
+
+    func allows(key: String) -> Bool { PersonalKeys.allows(key) }
+
+    func writeObject(
+        _ event: AnalyticsEvent, id: UUIDBytes, properties: some Sequence<(key: String, value: TrackingValue)>,
+        into out: inout JSONWriter
+    ) {
+        out.raw("{\"event\":")
+        out.string(event.name)
+        out.raw(",\"distinct_id\":")
+        out.string(event.installID)
+        out.raw(",\"uuid\":")
+        out.uuid(id)
+        out.raw(",\"timestamp\":")
+        out.timestamp(Timestamp(seconds: event.occurredAt))
+        out.raw(",\"properties\":")
+        EventEncoding.writeProperties(properties, into: &out, closing: false)
+        if out.bytes.last != UInt8(ascii: "{") { out.byte(UInt8(ascii: ",")) }
+        out.raw(
+            "\"$process_person_profile\":false,\"$geoip_disable\":true,\"$lib\":\"swift-crash-reporter\"}}")
+    }
+
+    func request(for events: [[UInt8]], timeout: Duration) -> HTTPRequest? {
+        guard let endpoint, let apiKey else { return nil }
+        var body = JSONWriter(capacity: events.reduce(batchOverhead) { $0 + $1.count + 1 })
+        body.raw("{\"api_key\":")
+        body.string(apiKey)
+        body.raw(",\"batch\":")
+        body.bytes += EventEncoding.batch(events, prefix: "[", suffix: "]")
+        // Live events, not an import of old ones: PostHog's ingestion treats them as such.
+        body.raw(",\"historical_migration\":false,\"sent_at\":")
+        body.timestamp(Timestamp.now())
+        body.raw("}")
+        return HTTPRequest(
+            url: endpoint, method: "POST", headers: ["Content-Type": "application/json"], body: body.bytes,
+            timeout: timeout)
+    }
+}
