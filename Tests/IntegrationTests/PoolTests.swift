@@ -31,7 +31,7 @@ struct PoolTests {
         let report = try ReportFile(reports[0])
         #expect(report.kind == "snapshot")
         let symbols = try ELFSymbols(file: sandbox.binary)
-        let blocked = threads(in: report, running: "crash_test_block_pool_thread", symbols: symbols)
+        let blocked = threads(in: report, running: "crash_test_block_executor", symbols: symbols)
         try #require(blocked.count == 1, "the blocked pool thread: \(report.threads.map { $0["name"] ?? "" })")
         #expect(blocked[0]["unwind_error"] is NSNull)
         let functions = report.mainImageSymbols(symbols, frames: blocked[0]["frames"] as? [[String: Any]] ?? [])
@@ -61,7 +61,7 @@ struct PoolTests {
         let late = heartbeat["late_ms"] as? Int ?? 0
         #expect(late >= 1000 && late < 4000, "within the timeout and a margin: \(late) ms")
         let symbols = try ELFSymbols(file: sandbox.binary)
-        let blocked = threads(in: report, running: "crash_test_block_pool_thread", symbols: symbols)
+        let blocked = threads(in: report, running: "crash_test_block_executor", symbols: symbols)
         let width = ProcessInfo.processInfo.activeProcessorCount
         #expect(blocked.count == width, "one blocked thread per CPU: \(blocked.count) of \(width)")
         #expect(blocked.allSatisfy { $0["unwind_error"] is NSNull })
@@ -76,5 +76,25 @@ struct PoolTests {
             environment: ["CRASH_REPORTER_HANG_TIMEOUT_SECONDS": "1", "CRASH_REPORTER_WATCH_EXECUTORS": "0"])
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(sandbox.reports.isEmpty)
+    }
+
+    @Test(
+        "the main actor drained, then blocked: exactly one hang report naming the main actor, with the blocked thread")
+    func starvedMainActor() async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        let result = try await sandbox.run(
+            ["main-actor-block", "4"], environment: ["CRASH_REPORTER_HANG_TIMEOUT_SECONDS": "1"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let reports = sandbox.reports
+        try #require(reports.count == 1, "exactly one hang report, found \(reports.count)")
+        let report = try ReportFile(reports[0])
+        #expect(report.kind == "hang")
+        let heartbeat = try #require(report.snapshot["heartbeat"] as? [String: Any])
+        #expect(heartbeat["name"] as? String == "main actor")
+        let symbols = try ELFSymbols(file: sandbox.binary)
+        let blocked = threads(in: report, running: "crash_test_block_executor", symbols: symbols)
+        #expect(blocked.count == 1 && blocked.first?["unwind_error"] is NSNull, "the main actor's blocked thread")
+        #expect(blocked.first?["id"] as? Int == heartbeat["thread_id"] as? Int, "the thread that ticked it last")
     }
 }

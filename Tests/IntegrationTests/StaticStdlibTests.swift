@@ -69,6 +69,6 @@ struct StaticStdlibTests {
         let functions = report.threads.flatMap {
             report.mainImageSymbols(symbols, frames: $0["frames"] as? [[String: Any]] ?? [])
         }
-        #expect(functions.contains { $0.contains("crash_test_block_pool_thread") }, "the blocked pool thread's frame")
+        #expect(functions.contains { $0.contains("crash_test_block_executor") }, "the blocked pool thread's frame")
     }
 }

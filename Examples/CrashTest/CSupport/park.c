@@ -77,8 +77,8 @@ void crash_test_park(int how) {
     park_in_sleep(); // not reached: every wait above is for good
 }
 
-// A task's synchronous wait on a pool thread: sleeps for good.
-__attribute__((noinline)) void crash_test_block_pool_thread(void) { park_in_sleep(); }
+// A job's synchronous wait on its executor's thread (a pool thread, the main actor's): sleeps for good.
+__attribute__((noinline)) void crash_test_block_executor(void) { park_in_sleep(); }
 
 // The hang: the holder takes `g_hang` and blocks for good while holding it; the waiter then
 // blocks on it (the waiter's heartbeat stops).

@@ -18,7 +18,7 @@ func blockPool(tasks: Int, seconds: Double) -> Never {
     for _ in 0..<count {
         Task.detached {
             blockingTasks.add(1, ordering: .sequentiallyConsistent)
-            crash_test_block_pool_thread()
+            crash_test_block_executor()
         }
     }
     while blockingTasks.load(ordering: .sequentiallyConsistent) < count { usleep(1000) }
@@ -32,6 +32,23 @@ func blockPool(tasks: Int, seconds: Double) -> Never {
     }
     Thread.sleep(forTimeInterval: seconds)
     exit(0)
+}
+
+/// `main-actor-block SECONDS`: the main thread drains the main queue (`dispatchMain()`), so the
+/// reporter's main-actor watch arms; half a second later a main-actor job blocks for good. The
+/// process exits after SECONDS.
+func blockMainActor(seconds: Double) -> Never {
+    startThread(named: "exit-timer") {
+        Thread.sleep(forTimeInterval: seconds)
+        exit(0)
+    }
+    Task { @MainActor in
+        try? await Task.sleep(for: .milliseconds(500))
+        print("crash-test: main actor blocked")
+        fflush(nil)
+        crash_test_block_executor()
+    }
+    dispatchMain()
 }
 
 /// Whether `early-blanket` is about to park.

@@ -15,6 +15,7 @@ let usage = """
            crash-test hang SECONDS
            crash-test pool-block TASKS SECONDS
            crash-test idle SECONDS
+           crash-test main-actor-block SECONDS
            crash-test oom
            crash-test dlopen-crash LIBRARY
            crash-test track NAME [KEY=VALUE...]
@@ -31,7 +32,8 @@ let usage = """
     name; --blanket: two more with every signal blocked), then crashes by KIND (segfault). hang
     blocks a heartbeat's thread on a lock held for good and exits after SECONDS. pool-block
     blocks TASKS pool threads (0: one per CPU) with tasks that sleep for good and exits after
-    SECONDS. idle waits SECONDS and prints the CPU time it used meanwhile. dlopen-crash opens
+    SECONDS. main-actor-block drains the main queue, blocks the main actor for good and exits
+    after SECONDS. idle waits SECONDS and prints the CPU time it used meanwhile. dlopen-crash opens
     LIBRARY (Examples/CrashTest/Library) after start and crashes inside it. kill -QUIT asks a running crash-test for a snapshot. oom allocates
     and touches memory until the kernel kills it (run it in a memory cgroup with a limit).
 
@@ -94,6 +96,7 @@ var threadsCommand: (count: Int, blocked: Bool, blanket: Bool, kind: CrashKind)?
 var hangSeconds: Double?
 var poolBlock: (tasks: Int, seconds: Double)?
 var idleSeconds: Double?
+var mainActorBlockSeconds: Double?
 var libraryPath: String?
 var allocateUntilKilled = false
 switch command {
@@ -139,6 +142,11 @@ case "pool-block":
         let seconds = Double(arguments[2]), seconds >= 0
     else { fail("expected: pool-block TASKS SECONDS") }
     poolBlock = (tasks, seconds)
+case "main-actor-block":
+    guard arguments.count == 2, let seconds = Double(arguments[1]), seconds >= 0 else {
+        fail("expected: main-actor-block SECONDS")
+    }
+    mainActorBlockSeconds = seconds
 case "idle":
     guard arguments.count == 2, let seconds = Double(arguments[1]), seconds >= 0 else { fail("expected: idle SECONDS") }
     idleSeconds = seconds
@@ -215,6 +223,9 @@ if let poolBlock {
 }
 if let idleSeconds {
     idle(seconds: idleSeconds)
+}
+if let mainActorBlockSeconds {
+    blockMainActor(seconds: mainActorBlockSeconds)
 }
 if let hangSeconds {
     hang(seconds: hangSeconds)

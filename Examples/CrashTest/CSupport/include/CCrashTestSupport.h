@@ -26,8 +26,8 @@ void crash_test_park(int how) __attribute__((noreturn));
 /// The signal `crash_test_park(4)` blocks by name.
 void crash_test_set_named_signal(int sig);
 
-/// What a task that blocks its pool thread calls: sleeps for good (`park_in_sleep`).
-void crash_test_block_pool_thread(void) __attribute__((noreturn));
+/// What a job that blocks its executor's thread calls: sleeps for good (`park_in_sleep`).
+void crash_test_block_executor(void) __attribute__((noreturn));
 
 /// The hang: the first blocks for good holding a mutex, the second waits for that mutex.
 void crash_test_hold_hang_lock(void) __attribute__((noreturn));
