@@ -67,8 +67,12 @@ func startEarlyBlanketThread() {
 
 /// `idle SECONDS`: the service waits for work that never comes (the benchmark's idle cost of the
 /// reporter's watch): settles for a second, then prints the CPU time the whole process used while
-/// idle for SECONDS (`idle_cpu_us=`, user and system, every thread) and exits.
+/// idle for SECONDS (`idle_cpu_us=`, user and system, every thread) and exits. With
+/// `CRASH_TEST_IDLE_POOL=1` one task runs first, as in a service that uses the pool at all.
 func idle(seconds: Double) -> Never {
+    if ProcessInfo.processInfo.environment["CRASH_TEST_IDLE_POOL"] == "1" {
+        Task.detached { blockingTasks.add(1, ordering: .sequentiallyConsistent) }
+    }
     Thread.sleep(forTimeInterval: 1)
     let before = processCPUMicroseconds()
     Thread.sleep(forTimeInterval: seconds)

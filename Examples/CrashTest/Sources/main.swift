@@ -57,6 +57,7 @@ let usage = """
       CRASH_TEST_SNAPSHOT_REASON   serve: call CrashReporter.snapshot(reason:) with it after 200 ms;
                                    pool-block: once the tasks block
       CRASH_TEST_EARLY_BLANKET     1: a thread `early-blanket` blocks every signal before start()
+      CRASH_TEST_IDLE_POOL         idle: 1 runs one task first (the pool in use, as in an async service)
       CRASH_TEST_FAULT_TIME_FD     a descriptor to write CLOCK_MONOTONIC (ns) to just before
                                    crashing, or before run exits (the benchmark measures it
                                    to waitpid)
