@@ -78,8 +78,14 @@ struct PoolTests {
         #expect(sandbox.reports.isEmpty)
     }
 
+    // dispatchMain() ends the main thread with pthread_exit and parks it in sigsuspend (a
+    // thread-specific-data destructor) where main()'s frames were, which AddressSanitizer still
+    // marks as main()'s: the capture signal's frame lands there, and ASan reports the handler's
+    // first read of its siginfo. An artefact of ASan's bookkeeping (the kernel wrote that frame);
+    // the sanitizer run leaves this test out.
     @Test(
-        "the main actor drained, then blocked: exactly one hang report naming the main actor, with the blocked thread")
+        "the main actor drained, then blocked: exactly one hang report naming the main actor, with the blocked thread",
+        .disabled(if: ProcessInfo.processInfo.environment["CRASH_REPORTER_SANITIZER"] == "address"))
     func starvedMainActor() async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
