@@ -182,6 +182,14 @@ SCR_HIDDEN uint32_t scr_threads_omitted(void);
 // the crash handler asks first. Returns only when `tid` is not unwinding.
 SCR_HIDDEN void scr_threads_escape_if_unwinding(pid_t tid);
 
+// ---- blanket signal masks (sigmask.c) ------------------------------------------------------
+// The highest real-time signal whose action is still the default, 0 when none: the capture
+// signal install chooses. Async-signal-safe (sigaction, only to read).
+SCR_HIDDEN int scr_sigmask_free_signal(void);
+// From now on a blanket mask leaves `sig` open (0: none); before the first call, the signal
+// scr_sigmask_free_signal names at that moment. Install calls it. Async-signal-safe.
+SCR_HIDDEN void scr_sigmask_keep_open(int sig);
+
 // ---- heartbeats and the monitor thread (heartbeat.c, monitor.c) -----------------------------
 typedef struct scr_late_heartbeat {
     char name[64];

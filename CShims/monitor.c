@@ -10,7 +10,9 @@
 // before the request is published, so the monitor never reads half of it.
 //
 // After a report is written the service's callback (scr_set_report_written_callback) runs on
-// this thread, so that the running service delivers it without waiting for a restart.
+// this thread, so that the running service delivers it without waiting for a restart. At each
+// wake the probe (scr_set_monitor_probe) runs here too: CrashReporter's watch of the concurrency
+// pool and the main actor enqueues its jobs from it, so that the watch needs no timer of its own.
 #include "internal.h"
 
 #include <errno.h>
@@ -37,6 +39,7 @@ static struct {
     int snapshot_signal; // installed, 0 when none
     uint32_t hang_timeout_ms;
     _Atomic(void (*)(void)) written;
+    _Atomic(void (*)(void)) probe;
     _Atomic int running;
 } g_monitor = {.read_fd = -1, .write_fd = -1};
 
@@ -79,8 +82,10 @@ static int write_report(const char *kind, const char *reason, const scr_late_hea
 static void *run(void *unused) {
     (void)unused;
     prctl(PR_SET_NAME, "crash-monitor", 0, 0, 0);
+    // A quarter of the timeout, at most 2.5 s (the pool watch's heartbeats exist by default, so an
+    // idle service wakes it this often): a stall is reported within the timeout and a quarter.
     uint32_t interval = g_monitor.hang_timeout_ms / 4;
-    if (interval > 250) interval = 250;
+    if (interval > 2500) interval = 2500;
     if (interval < 10) interval = 10;
     for (;;) {
         struct pollfd fd = {.fd = g_monitor.read_fd, .events = POLLIN};
@@ -99,6 +104,8 @@ static void *run(void *unused) {
             atomic_store(&g_monitor.request, REQUEST_IDLE);
             atomic_fetch_add(&g_monitor.finished, 1);
         }
+        void (*probe)(void) = atomic_load(&g_monitor.probe);
+        if (probe != NULL) probe();
         scr_late_heartbeat late;
         if (scr_heartbeats_find_late(scr_now_boottime_ms(), g_monitor.hang_timeout_ms, &late)) {
             char reason[128];
@@ -182,6 +189,9 @@ int scr_snapshot_signal(void) { return g_monitor.snapshot_signal; }
 
 // Async-signal-safe.
 void scr_set_report_written_callback(void (*callback)(void)) { atomic_store(&g_monitor.written, callback); }
+
+// Async-signal-safe.
+void scr_set_monitor_probe(void (*probe)(void)) { atomic_store(&g_monitor.probe, probe); }
 
 // Not async-signal-safe by intent (it waits), though it only uses atomics, write(2) and
 // nanosleep. Asks for a snapshot (or joins the one asked for) and waits for it.

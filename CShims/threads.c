@@ -180,19 +180,6 @@ static void on_capture(int sig, siginfo_t *info, void *ucontext) {
     errno = saved_errno;
 }
 
-// Not async-signal-safe (sigaction, mmap); called once at install. The highest real-time
-// signal whose action is still the default.
-static int choose_signal(void) {
-    for (int sig = SIGRTMAX; sig >= SIGRTMIN; sig--) {
-        struct sigaction current;
-        if (sigaction(sig, NULL, &current) == 0 && current.sa_handler == SIG_DFL &&
-            !(current.sa_flags & SA_SIGINFO)) {
-            return sig;
-        }
-    }
-    return 0;
-}
-
 // Not async-signal-safe (mmap, sigaction); called once at install.
 int scr_threads_prepare(const scr_config *config) {
     uint32_t max_threads = config->max_threads == 0 ? 256 : config->max_threads;
@@ -213,14 +200,19 @@ int scr_threads_prepare(const scr_config *config) {
     g_threads.max_frames = max_frames;
     g_threads.timeout_ms = timeout;
 
-    int sig = choose_signal();
+    int sig = scr_sigmask_free_signal();
+    // Kept open in blanket masks from now on (sigmask.c), before the handler is in place.
+    scr_sigmask_keep_open(sig);
     if (sig == 0) return SCR_OK; // every real-time signal is taken: reports show the crashing thread only
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_sigaction = on_capture;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
     sigemptyset(&action.sa_mask);
-    if (sigaction(sig, &action, NULL) != 0) return SCR_ERR_SIGACTION;
+    if (sigaction(sig, &action, NULL) != 0) {
+        scr_sigmask_keep_open(0);
+        return SCR_ERR_SIGACTION;
+    }
     g_threads.signal = sig;
     return SCR_OK;
 }

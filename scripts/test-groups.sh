@@ -9,4 +9,5 @@ unit_tests+='|CrashReporterHTTPTests'
 # TrackingVendorTests: the TelemetryDeck and PostHog providers beside the vendors' Python clients):
 integration_tests='CrashReporterLoggingTests|CrashReporterLifecycleTests|TrackingVendorTests'
 # The C core's tests and the tests that crash real children:
-crash_tests='CCrashReporterTests|CrashReporterTests|IntegrationTests\.(CrashKindTests|HandlerBehaviourTests|ThreadInterpositionTests|ThreadCaptureTests|SnapshotTests|CrashWriteFaultTests)'
+crash_tests='CCrashReporterTests|CrashReporterTests|IntegrationTests\.(CrashKindTests|HandlerBehaviourTests|ThreadInterpositionTests'
+crash_tests+='|ThreadCaptureTests|SnapshotTests|PoolTests|CrashWriteFaultTests)'

@@ -4,7 +4,8 @@ import Foundation
 
 /// What capturing every thread costs: fault to waitpid with 2, 16 and 64 other threads alive
 /// (with and without the reporter, interleaved), and, in this process, a snapshot's pause with
-/// 16 threads, its size, a heartbeat's tick and the memory reserved.
+/// 16 threads (and 16 Dispatch workers besides), its size, a heartbeat's tick and the memory
+/// reserved.
 enum ThreadsBenchmark {
     static func crashes(binary: String, runs: Int) throws -> [String] {
         let base = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "SWIFT_BACKTRACE": "enable=no"]
@@ -51,6 +52,42 @@ enum ThreadsBenchmark {
         }
         sleepers.forEach { $0.start() }
         Thread.sleep(forTimeInterval: 0.1)
+        let (pause, whole, size) = try measureSnapshots(runs: runs, state: state)
+        // 16 Dispatch workers besides, each blocked in a job: Dispatch blocks every signal on them,
+        // and they answer all the same (the reporter keeps its capture signal open).
+        for index in 0..<16 {
+            DispatchQueue(label: "blocked-\(index)").async { while true { Thread.sleep(forTimeInterval: 60) } }
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        let (poolPause, poolWhole, _) = try measureSnapshots(runs: runs, state: state)
+        let beat = try CrashReporter.heartbeat("bench").unwrap()
+        let ticks = 50_000_000
+        let clock = ContinuousClock()
+        let began = clock.now
+        for _ in 0..<ticks { beat.tick() }
+        let perTick = nanoseconds(clock.now - began) / Double(ticks)
+        return [
+            "| snapshot with 16 other threads (\(runs) runs) | median | p90 | max |", "|---|---|---|---|",
+            "| threads paused (first capture signal to last thread back), µs | \(format(pause.median, 0)) | "
+                + "\(format(pause.p90, 0)) | \(format(pause.sorted.last ?? .nan, 0)) |",
+            "| snapshot(reason:) returns, µs | \(format(whole.median, 0)) | \(format(whole.p90, 0)) | "
+                + "\(format(whole.sorted.last ?? .nan, 0)) |",
+            "| with 16 Dispatch workers answering besides: threads paused, µs | \(format(poolPause.median, 0)) | "
+                + "\(format(poolPause.p90, 0)) | \(format(poolPause.sorted.last ?? .nan, 0)) |",
+            "| with 16 Dispatch workers answering besides: snapshot(reason:) returns, µs | "
+                + "\(format(poolWhole.median, 0)) | \(format(poolWhole.p90, 0)) | \(format(poolWhole.sorted.last ?? .nan, 0)) |",
+            "",
+            "Snapshot size with 16 other threads and 100 breadcrumbs (gzip): \(size) bytes (largest).",
+            "heartbeat.tick(): \(format(perTick, 2)) ns (\(ticks) ticks).",
+            "Memory reserved at start() with the defaults: \(CrashReporter.reservedBytes) bytes, of which "
+                + "\(scr_reserved_thread_bytes()) for the other threads' slots (256 threads × 64 frames).",
+        ]
+    }
+}
+
+extension ThreadsBenchmark {
+    /// `runs` snapshots: the threads' pause, the call's whole time (µs) and the largest file.
+    fileprivate static func measureSnapshots(runs: Int, state: URL) throws -> (Stats, Stats, Int) {
         var pauses: [Double] = []
         var wholes: [Double] = []
         var size = 0
@@ -66,26 +103,7 @@ enum ThreadsBenchmark {
             }
             try FileManager.default.removeItem(atPath: file)
         }
-        let beat = try CrashReporter.heartbeat("bench").unwrap()
-        let ticks = 50_000_000
-        let clock = ContinuousClock()
-        let began = clock.now
-        for _ in 0..<ticks { beat.tick() }
-        let perTick = nanoseconds(clock.now - began) / Double(ticks)
-        let pause = Stats(samples: pauses)
-        let whole = Stats(samples: wholes)
-        return [
-            "| snapshot with 16 other threads (\(runs) runs) | median | p90 | max |", "|---|---|---|---|",
-            "| threads paused (first capture signal to last thread back), µs | \(format(pause.median, 0)) | "
-                + "\(format(pause.p90, 0)) | \(format(pause.sorted.last ?? .nan, 0)) |",
-            "| snapshot(reason:) returns, µs | \(format(whole.median, 0)) | \(format(whole.p90, 0)) | "
-                + "\(format(whole.sorted.last ?? .nan, 0)) |",
-            "",
-            "Snapshot size with 16 other threads and 100 breadcrumbs (gzip): \(size) bytes (largest).",
-            "heartbeat.tick(): \(format(perTick, 2)) ns (\(ticks) ticks).",
-            "Memory reserved at start() with the defaults: \(CrashReporter.reservedBytes) bytes, of which "
-                + "\(scr_reserved_thread_bytes()) for the other threads' slots (256 threads × 64 frames).",
-        ]
+        return (Stats(samples: pauses), Stats(samples: wholes), size)
     }
 }
 

@@ -44,6 +44,11 @@ if arguments.contains("--runs-only") {
     try RunRecordBenchmark.run(binary: crashTest, runs: quick ? 5 : 40).forEach { print($0) }
     exit(0)
 }
+if arguments.contains("--pool-watch-only") {
+    try PoolWatchBenchmark.run(binary: crashTest, seconds: quick ? 10 : 60, runs: quick ? 2 : 3).forEach { print($0) }
+    try ThreadsBenchmark.snapshots(runs: quick ? 10 : 50).forEach { print($0) }
+    exit(0)
+}
 if arguments.contains("--logging-only") {
     LoggingBenchmark.run().forEach { print($0) }
     exit(0)
@@ -93,6 +98,8 @@ SlowClientsBenchmark.run(collector: executableDirectory.appendingPathComponent("
     .forEach { print($0) }
 print("\n## Every thread\n")
 try ThreadsBenchmark.crashes(binary: crashTest, runs: quick ? 5 : 20).forEach { print($0) }
+print("\n## The pool watch, idle\n")
+try PoolWatchBenchmark.run(binary: crashTest, seconds: quick ? 10 : 60, runs: quick ? 2 : 3).forEach { print($0) }
 print("")
 // Last: it starts the reporter in this process.
 try ThreadsBenchmark.snapshots(runs: quick ? 10 : 50).forEach { print($0) }

@@ -82,6 +82,11 @@ int scr_snapshot(const char *reason, uint32_t wait_ms, char *id_out);
 /// running service can deliver it. Async-signal-safe (one atomic store).
 void scr_set_report_written_callback(void (*callback)(void));
 
+/// Runs on the monitor thread each time it wakes: at least every quarter of the hang timeout
+/// (at most every 2.5 s) while a heartbeat exists. The watch of the concurrency pool and the main
+/// actor enqueues its jobs from it. Async-signal-safe (one atomic store).
+void scr_set_monitor_probe(void (*probe)(void));
+
 /// Registers a heartbeat named `name` (at most 63 bytes kept): if it is not ticked for the
 /// hang timeout, the monitor writes one `hang` report naming it and the thread that ticked it
 /// last. Returns its index, or -1 when all 64 are taken. Not async-signal-safe by intent.

@@ -39,6 +39,15 @@ extension CrashReporter {
         return index >= 0 ? Heartbeat(index: index) : nil
     }
 
+    /// The real-time signal through which every thread shows its stack to a report, nil before
+    /// `start` or when none was free. A thread that blocks every signal still answers it (the
+    /// reporter keeps it open in such a mask); one that blocks it by name is listed as not
+    /// answering (docs/signal-safety.md).
+    public static var captureSignal: Int32? {
+        let signal = scr_capture_signal()
+        return signal == 0 ? nil : signal
+    }
+
     /// The signal that asks this service for a snapshot, nil when none is installed.
     public static var snapshotSignal: Int32? {
         let signal = scr_snapshot_signal()

@@ -88,6 +88,7 @@ public enum CrashReporter {
             if config.delivery.destination == nil { Retention.applyLocked(to: store, limits: config.delivery.limits) }
             try install(config)
             if config.recordRuns { recordRun(config) }
+            if config.watchExecutors { ExecutorWatch.start() }
             notes += chainedHandlerNotes()
             TestFault.arm(environment["CRASH_REPORTER_TEST_FAULT"])
             TrackingSystem.setBreadcrumbSink(breadcrumbSink)

@@ -66,6 +66,12 @@ public struct Options: Sendable {
     /// (`CrashReporter.lastRun`, abnormal-exit reports, sessions; docs/runs.md). On by default;
     /// `CRASH_REPORTER_RUN_RECORDS=0` turns it off too.
     public var recordRuns: Bool
+    /// Whether the reporter watches the concurrency pool and the main actor itself: a tiny job on
+    /// each ticks a heartbeat (`cooperative pool`, `main actor`), and one that stops for
+    /// `hangTimeout` writes one hang report naming it, with every thread. The main actor's watch
+    /// starts only once the main actor has run it (a synchronous `main` that never drains the main
+    /// queue is never watched). On by default; `CRASH_REPORTER_WATCH_EXECUTORS=0` turns it off too.
+    public var watchExecutors: Bool
 
     public init(
         appName: String? = nil,
@@ -90,7 +96,8 @@ public struct Options: Sendable {
         maxPendingReports: Int? = nil,
         maxPendingBytes: Int? = nil,
         keepDays: Double? = nil,
-        recordRuns: Bool = true
+        recordRuns: Bool = true,
+        watchExecutors: Bool = true
     ) {
         self.appName = appName
         self.appVersion = appVersion
@@ -115,6 +122,7 @@ public struct Options: Sendable {
         self.maxPendingBytes = maxPendingBytes
         self.keepDays = keepDays
         self.recordRuns = recordRuns
+        self.watchExecutors = watchExecutors
     }
 }
 

@@ -21,6 +21,7 @@ struct ResolvedConfiguration: Sendable {
     var snapshotSignal: SnapshotSignal
     var hangTimeoutMs: Int
     var recordRuns: Bool
+    var watchExecutors: Bool
 
     var pendingDirectory: String { StateDirectory.pending(stateDirectory) }
 
@@ -86,6 +87,7 @@ struct ResolvedConfiguration: Sendable {
             name: options.hangTimeout == nil ? "CRASH_REPORTER_HANG_TIMEOUT_SECONDS" : "hangTimeout",
             range: "100 ms and 1 h")
         recordRuns = options.recordRuns && environment["CRASH_REPORTER_RUN_RECORDS"] != "0"
+        watchExecutors = options.watchExecutors && environment["CRASH_REPORTER_WATCH_EXECUTORS"] != "0"
         if let signal = options.snapshotSignal {
             snapshotSignal = signal
         } else {

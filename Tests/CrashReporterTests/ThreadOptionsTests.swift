@@ -30,6 +30,15 @@ struct ThreadOptionsTests {
         #expect(config.hangTimeoutMs == 10_000)
     }
 
+    @Test("the executor watch: on by default; CRASH_REPORTER_WATCH_EXECUTORS=0 or the option turns it off")
+    func executorWatch() throws {
+        #expect(try resolve().watchExecutors)
+        #expect(try resolve(Options(), ["CRASH_REPORTER_WATCH_EXECUTORS": "1"]).watchExecutors)
+        #expect(try !resolve(Options(), ["CRASH_REPORTER_WATCH_EXECUTORS": "0"]).watchExecutors)
+        #expect(try !resolve(Options(watchExecutors: false)).watchExecutors)
+        #expect(try !resolve(Options(watchExecutors: false), ["CRASH_REPORTER_WATCH_EXECUTORS": "1"]).watchExecutors)
+    }
+
     @Test(
         "CRASH_REPORTER_SNAPSHOT_SIGNAL: QUIT, USR1, USR2 with or without SIG, any case, or off",
         arguments: [

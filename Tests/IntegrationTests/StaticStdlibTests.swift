@@ -3,8 +3,9 @@ import Testing
 
 /// A `--static-swift-stdlib` build of `crash-test`: the Swift runtime is linked into the
 /// executable and exports nothing, so the reporter must reach the runtime's fatal-error
-/// message slot through the static linker, not through dlsym.
-@Suite("A static-stdlib build")
+/// message slot through the static linker, not through dlsym; and Dispatch, linked in too, calls
+/// the reporter's `pthread_sigmask` through the static linker, so its workers still answer.
+@Suite("A static-stdlib build", .serialized)
 struct StaticStdlibTests {
     /// Where the static build goes: its own scratch path, so that it never shares objects
     /// (built without `-static-stdlib`) with the ordinary builds.
@@ -50,5 +51,24 @@ struct StaticStdlibTests {
         let report = try ReportFile(sandbox.reports[0])
         let message = report.crash["message"] as? String ?? ""
         #expect(message.contains("Fatal error: crash-test fatal error on purpose"), "message: \(message)")
+    }
+
+    @Test("Dispatch linked in statically: a blocked pool thread answers a snapshot", .timeLimit(.minutes(30)))
+    func poolThreadsAnswer() async throws {
+        let binary = try await Self.build()
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        let result = try await sandbox.run(
+            ["pool-block", "1", "0"], environment: ["CRASH_TEST_SNAPSHOT_REASON": "pool"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        try #require(sandbox.reports.count == 1, "one snapshot, found \(sandbox.reports.count)")
+        let report = try ReportFile(sandbox.reports[0])
+        let silent = report.threads.filter { !($0["unwind_error"] is NSNull) }
+        #expect(silent.isEmpty, "every thread answered: \(silent.map { ($0["name"] ?? "", $0["unwind_error"] ?? "") })")
+        let symbols = try ELFSymbols(file: binary)
+        let functions = report.threads.flatMap {
+            report.mainImageSymbols(symbols, frames: $0["frames"] as? [[String: Any]] ?? [])
+        }
+        #expect(functions.contains { $0.contains("crash_test_block_executor") }, "the blocked pool thread's frame")
     }
 }

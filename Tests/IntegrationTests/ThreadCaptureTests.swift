@@ -9,8 +9,10 @@ struct ThreadCaptureTests {
     let binary = Binaries.crashTest(build: "debug")
 
     /// Crashes `crash-test` with `arguments` and returns its one report, validated.
-    func crashReport(_ sandbox: CrashSandbox, _ arguments: [String]) async throws -> ReportFile {
-        let result = try await sandbox.run(arguments)
+    func crashReport(
+        _ sandbox: CrashSandbox, _ arguments: [String], environment: [String: String] = [:]
+    ) async throws -> ReportFile {
+        let result = try await sandbox.run(arguments, environment: environment)
         #expect(result.signal == SIGSEGV, "status \(result.status), stderr: \(result.stderr)")
         let reports = sandbox.reports
         try #require(reports.count == 1, "expected one report, found \(reports.count)")
@@ -89,7 +91,7 @@ struct ThreadCaptureTests {
         #expect(others.count == report.threads.count - 2, "every other thread answered as usual")
     }
 
-    @Test("a thread that blocks the capture signal is named as not answering, and the report is still written")
+    @Test("a thread that blocks the capture signal by name is named as not answering, and the report is still written")
     func blockedThread() async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
@@ -102,6 +104,28 @@ struct ThreadCaptureTests {
         #expect(report.thread(named: "parked-2")?["unwind_error"] is NSNull, "the others still answered")
         // Written at all means the wait ended: the handler's 10 s watchdog would have ended the
         // process without a report (how long the wait takes is the benchmark's business).
+    }
+
+    @Test(
+        "threads that block every signal, as Dispatch's workers do, answer with their stacks, one blocked before start() too"
+    )
+    func blanketMaskThreads() async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        let report = try await crashReport(
+            sandbox, ["threads", "1", "--blanket", "--blocked"], environment: ["CRASH_TEST_EARLY_BLANKET": "1"])
+        let symbols = try ELFSymbols(file: sandbox.binary)
+        for name in ["blanket", "blanket-proc", "early-blanket"] {
+            let thread = try #require(report.thread(named: name), "\(name) missing")
+            expectWholeStack(report, thread, name)
+            let functions = report.mainImageSymbols(symbols, frames: thread["frames"] as? [[String: Any]] ?? [])
+            #expect(functions.contains { $0.contains("park_with_every_signal_blocked") }, "\(name): \(functions)")
+        }
+        #expect(report.thread(named: "blocked")?["unwind_error"] as? String == "signal_blocked", "by name: respected")
+        let silent = report.threads.filter { $0["name"] as? String != "blocked" && !($0["unwind_error"] is NSNull) }
+        #expect(
+            silent.isEmpty,
+            "every other thread answered: \(silent.map { ($0["name"] ?? "", $0["unwind_error"] ?? "") })")
     }
 
     @Test("a thread's stack overflow keeps the innermost and the outermost frames, with the count between")

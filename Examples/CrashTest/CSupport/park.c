@@ -39,23 +39,46 @@ __attribute__((noinline)) static void park_in_busy_loop(void) {
     for (;;) spins++;
 }
 
-__attribute__((noinline)) static void park_with_signals_blocked(void) {
+static atomic_int g_named_signal;
+
+void crash_test_set_named_signal(int sig) { atomic_store(&g_named_signal, sig); }
+
+// Blocks the one signal set by crash_test_set_named_signal, by name.
+__attribute__((noinline)) static void park_with_signal_blocked_by_name(void) {
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, atomic_load(&g_named_signal));
+    pthread_sigmask(SIG_BLOCK, &one, NULL);
+    park_in_sleep();
+}
+
+// Blocks every signal, as Dispatch's workers do, through pthread_sigmask or sigprocmask.
+__attribute__((noinline)) static void park_with_every_signal_blocked(int through_sigprocmask) {
     sigset_t all;
     sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, NULL);
+    if (through_sigprocmask) {
+        sigprocmask(SIG_SETMASK, &all, NULL);
+    } else {
+        pthread_sigmask(SIG_BLOCK, &all, NULL);
+    }
     park_in_sleep();
 }
 
 void crash_test_park(int how) {
-    switch (how % 5) {
+    switch (how % 7) {
     case 0: park_in_mutex(); break;
     case 1: park_in_sleep();
     case 2: park_in_read(); break;
     case 3: park_in_busy_loop(); break;
-    default: park_with_signals_blocked(); break;
+    case 4: park_with_signal_blocked_by_name(); break;
+    case 5: park_with_every_signal_blocked(0); break;
+    default: park_with_every_signal_blocked(1); break;
     }
     park_in_sleep(); // not reached: every wait above is for good
 }
+
+// A job's synchronous wait on its executor's thread (a pool thread, the main actor's): sleeps for good.
+__attribute__((noinline)) void crash_test_block_executor(void) { park_in_sleep(); }
 
 // The hang: the holder takes `g_hang` and blocks for good while holding it; the waiter then
 // blocks on it (the waiter's heartbeat stops).

@@ -19,12 +19,15 @@ let parkedThreads = Atomic<Int>(0)
 
 /// `threads N [KIND]`: N threads named `parked-1`… wait in four different places (a mutex
 /// that is never released, a sleep, a blocking read, a busy loop); with `--blocked` one more,
-/// `blocked`, sleeps with every signal blocked. Once all are parked, the main thread crashes
-/// by KIND (default segfault).
-func crashWithParkedThreads(count: Int, blocked: Bool, kind: CrashKind) -> Never {
+/// `blocked`, sleeps with the capture signal blocked by name; with `--blanket` two more,
+/// `blanket` and `blanket-proc`, sleep with every signal blocked (pthread_sigmask, sigprocmask),
+/// as Dispatch's workers do. Once all are parked, the main thread crashes by KIND (default
+/// segfault).
+func crashWithParkedThreads(count: Int, blocked: Bool, blanket: Bool, kind: CrashKind) -> Never {
     crash_test_take_lock()
     let total =
-        count + (blocked ? 1 : 0) + (ProcessInfo.processInfo.environment["CRASH_TEST_EXTRA_THREAD_NAME"] != nil ? 1 : 0)
+        count + (blocked ? 1 : 0) + (blanket ? 2 : 0)
+        + (ProcessInfo.processInfo.environment["CRASH_TEST_EXTRA_THREAD_NAME"] != nil ? 1 : 0)
     let allSleeping = ProcessInfo.processInfo.environment["CRASH_TEST_PARK_ALL_SLEEPING"] == "1"
     for index in 0..<count {
         startThread(named: "parked-\(index + 1)") {
@@ -41,9 +44,18 @@ func crashWithParkedThreads(count: Int, blocked: Bool, kind: CrashKind) -> Never
         }
     }
     if blocked {
+        crash_test_set_named_signal(CrashReporter.captureSignal ?? 0)
         startThread(named: "blocked") {
             parkedThreads.add(1, ordering: .sequentiallyConsistent)
             crash_test_park(4)
+        }
+    }
+    if blanket {
+        for (name, how) in [("blanket", Int32(5)), ("blanket-proc", 6)] {
+            startThread(named: name) {
+                parkedThreads.add(1, ordering: .sequentiallyConsistent)
+                crash_test_park(how)
+            }
         }
     }
     while parkedThreads.load(ordering: .sequentiallyConsistent) < total { usleep(1000) }

@@ -11,8 +11,11 @@ let usage = """
     USAGE: crash-test run [--note TEXT] [LABEL...]
            crash-test crash KIND [--note TEXT] [LABEL...]
            crash-test serve SECONDS
-           crash-test threads N [--blocked] [KIND]
+           crash-test threads N [--blocked] [--blanket] [KIND]
            crash-test hang SECONDS
+           crash-test pool-block TASKS SECONDS
+           crash-test idle SECONDS
+           crash-test main-actor-block SECONDS
            crash-test oom
            crash-test dlopen-crash LIBRARY
            crash-test track NAME [KEY=VALUE...]
@@ -25,10 +28,13 @@ let usage = """
     other). Trailing LABELs are ignored: they only tag the process in `ps`.
     serve stays up for SECONDS, tracking a heartbeat every tick. track tracks one event made
     on the spot (values that read as integers or true/false are sent as such). threads parks
-    N named threads in different waits (--blocked: one more with every signal blocked), then
-    crashes by KIND (segfault). hang blocks a heartbeat's thread on a lock held for good and
-    exits after SECONDS. dlopen-crash opens LIBRARY (Examples/CrashTest/Library) after start
-    and crashes inside it. kill -QUIT asks a running crash-test for a snapshot. oom allocates
+    N named threads in different waits (--blocked: one more with the capture signal blocked by
+    name; --blanket: two more with every signal blocked), then crashes by KIND (segfault). hang
+    blocks a heartbeat's thread on a lock held for good and exits after SECONDS. pool-block
+    blocks TASKS pool threads (0: one per CPU) with tasks that sleep for good and exits after
+    SECONDS. main-actor-block drains the main queue, blocks the main actor for good and exits
+    after SECONDS. idle waits SECONDS and prints the CPU time it used meanwhile. dlopen-crash opens
+    LIBRARY (Examples/CrashTest/Library) after start and crashes inside it. kill -QUIT asks a running crash-test for a snapshot. oom allocates
     and touches memory until the kernel kills it (run it in a memory cgroup with a limit).
 
     ENVIRONMENT
@@ -52,7 +58,10 @@ let usage = """
       CRASH_TEST_PARK_ALL_SLEEPING 1: threads parks every thread in a sleep (the benchmark)
       CRASH_TEST_EXTRA_THREAD_NAME threads starts one more thread with this name (privacy tests)
       CRASH_TEST_SELF_QUIT_MS      serve: send itself SIGQUIT (a snapshot) this long after starting
-      CRASH_TEST_SNAPSHOT_REASON   serve: call CrashReporter.snapshot(reason:) with it after 200 ms
+      CRASH_TEST_SNAPSHOT_REASON   serve: call CrashReporter.snapshot(reason:) with it after 200 ms;
+                                   pool-block: once the tasks block
+      CRASH_TEST_EARLY_BLANKET     1: a thread `early-blanket` blocks every signal before start()
+      CRASH_TEST_IDLE_POOL         idle: 1 runs one task first (the pool in use, as in an async service)
       CRASH_TEST_FAULT_TIME_FD     a descriptor to write CLOCK_MONOTONIC (ns) to just before
                                    crashing, or before run exits (the benchmark measures it
                                    to waitpid)
@@ -88,8 +97,11 @@ guard let command = arguments.first else { fail("missing command") }
 var kind: CrashKind?
 var serveSeconds: Double?
 var trackedSignal: NamedEvent?
-var threadsCommand: (count: Int, blocked: Bool, kind: CrashKind)?
+var threadsCommand: (count: Int, blocked: Bool, blanket: Bool, kind: CrashKind)?
 var hangSeconds: Double?
+var poolBlock: (tasks: Int, seconds: Double)?
+var idleSeconds: Double?
+var mainActorBlockSeconds: Double?
 var libraryPath: String?
 var allocateUntilKilled = false
 switch command {
@@ -118,17 +130,31 @@ case "serve":
 case "threads":
     var rest = Array(arguments.dropFirst())
     let blocked = rest.contains("--blocked")
-    rest.removeAll { $0 == "--blocked" }
+    let blanket = rest.contains("--blanket")
+    rest.removeAll { $0 == "--blocked" || $0 == "--blanket" }
     guard let first = rest.first, let count = Int(first), (0...1000).contains(count), rest.count <= 2 else {
-        fail("expected: threads N [--blocked] [KIND]")
+        fail("expected: threads N [--blocked] [--blanket] [KIND]")
     }
     guard let crashKind = CrashKind(rawValue: rest.count == 2 ? rest[1] : "segfault") else {
         fail("unknown crash kind '\(rest[1])'")
     }
-    threadsCommand = (count, blocked, crashKind)
+    threadsCommand = (count, blocked, blanket, crashKind)
 case "hang":
     guard arguments.count == 2, let seconds = Double(arguments[1]), seconds >= 0 else { fail("expected: hang SECONDS") }
     hangSeconds = seconds
+case "pool-block":
+    guard arguments.count == 3, let tasks = Int(arguments[1]), (0...256).contains(tasks),
+        let seconds = Double(arguments[2]), seconds >= 0
+    else { fail("expected: pool-block TASKS SECONDS") }
+    poolBlock = (tasks, seconds)
+case "main-actor-block":
+    guard arguments.count == 2, let seconds = Double(arguments[1]), seconds >= 0 else {
+        fail("expected: main-actor-block SECONDS")
+    }
+    mainActorBlockSeconds = seconds
+case "idle":
+    guard arguments.count == 2, let seconds = Double(arguments[1]), seconds >= 0 else { fail("expected: idle SECONDS") }
+    idleSeconds = seconds
 case "oom":
     allocateUntilKilled = true
 case "dlopen-crash":
@@ -150,6 +176,9 @@ if environment["CRASH_TEST_PREVIOUS_HANDLER"] == "1" {
 }
 if kind == .earlyThreadStackOverflow {
     startEarlyThread()  // before start(), as an event loop a service starts first
+}
+if environment["CRASH_TEST_EARLY_BLANKET"] == "1" {
+    startEarlyBlanketThread()  // before start(), as a Dispatch worker an async main runs on
 }
 
 // A crash command tracks its events before the crash reporter starts: the breadcrumb ring
@@ -190,7 +219,18 @@ if let serveSeconds {
     serve(seconds: serveSeconds)
 }
 if let threadsCommand {
-    crashWithParkedThreads(count: threadsCommand.count, blocked: threadsCommand.blocked, kind: threadsCommand.kind)
+    crashWithParkedThreads(
+        count: threadsCommand.count, blocked: threadsCommand.blocked, blanket: threadsCommand.blanket,
+        kind: threadsCommand.kind)
+}
+if let poolBlock {
+    blockPool(tasks: poolBlock.tasks, seconds: poolBlock.seconds)
+}
+if let idleSeconds {
+    idle(seconds: idleSeconds)
+}
+if let mainActorBlockSeconds {
+    blockMainActor(seconds: mainActorBlockSeconds)
 }
 if let hangSeconds {
     hang(seconds: hangSeconds)
