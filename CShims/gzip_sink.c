@@ -66,6 +66,7 @@ size_t scr_gzip_reserved_bytes(void) { return g_gzip.mapped; }
 // Async-signal-safe (write(2) only). A full disk marks the sink failed and keeps its errno;
 // nothing is retried.
 static void write_all(const unsigned char *p, size_t n) {
+    uint64_t began = scr_profile_on() ? scr_now_monotonic_ns() : 0;
     while (n > 0 && !g_gzip.write_failed) {
         ssize_t r = scr_report_file_write(g_gzip.fd, p, n);
         if (r <= 0) {
@@ -77,6 +78,7 @@ static void write_all(const unsigned char *p, size_t n) {
         p += r;
         n -= (size_t)r;
     }
+    if (began != 0) scr_profile_add(1, scr_now_monotonic_ns() - began);
 }
 
 // Async-signal-safe. Compresses what is pending in the writer with `flush` and writes
@@ -89,7 +91,9 @@ static int pump(scr_writer *w, int flush) {
     do {
         s->next_out = g_gzip.out;
         s->avail_out = SCR_OUT_SIZE;
+        uint64_t began = scr_profile_on() ? scr_now_monotonic_ns() : 0;
         r = deflate(s, flush);
+        if (began != 0) scr_profile_add(0, scr_now_monotonic_ns() - began);
         if (r == Z_STREAM_ERROR) return -1;
         write_all(g_gzip.out, SCR_OUT_SIZE - s->avail_out);
     } while (s->avail_out == 0 || (flush == Z_FINISH && r != Z_STREAM_END));

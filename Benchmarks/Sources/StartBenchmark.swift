@@ -1,22 +1,40 @@
 import Foundation
 
 /// `start()` time and reserved memory, measured in fresh `crash-test run` processes, with an
-/// empty state directory and with 100 pending reports to deliver (to a closed port, so that
-/// the background worker has work; start() must not wait for it).
+/// empty state directory, with the record and report of a previous run that crashed (to settle),
+/// and with 100 pending reports to deliver (to a closed port, so that the background worker has
+/// work; start() must not wait for it); beside them the peer's sentry_init.
 enum StartBenchmark {
     static func run(binary: String, runs: Int, report: URL) throws -> [String] {
         let empty = try measure(binary: binary, runs: runs, pending: 0, report: report)
+        let settle = try measure(binary: binary, runs: runs, pending: 0, report: report, previousCrash: true)
         let loaded = try measure(binary: binary, runs: runs, pending: 100, report: report)
-        return [
+        let row = { (label: String, times: Stats) in
+            "| \(label) | \(format(times.median, 0)) | \(format(times.p90, 0)) | \(format(times.min, 0)) |"
+        }
+        var lines = [
             "| start() (\(runs) fresh processes each), µs | median | p90 | min |", "|---|---|---|---|",
-            "| 0 pending reports | \(format(empty.times.median, 0)) | \(format(empty.times.p90, 0)) | \(format(empty.times.min, 0)) |",
-            "| 100 pending reports | \(format(loaded.times.median, 0)) | \(format(loaded.times.p90, 0)) | \(format(loaded.times.min, 0)) |",
+            row("0 pending reports", empty.times),
+            row("a previous run to settle (it crashed: its record and its report)", settle.times),
+            row("100 pending reports", loaded.times),
+        ]
+        if Peer.available {
+            let peer = try (0..<runs).map { _ in try Peer.initMicroseconds() }
+            lines.append(row("\(Peer.name): sentry_init, empty database", Stats(samples: peer)))
+        }
+        lines += [
             "",
             "Memory reserved by start(): \(empty.reserved) bytes (\(format(Double(empty.reserved) / 1024, 0)) KiB).",
         ]
+        if !Peer.available { lines.append(Peer.skipped) }
+        return lines
     }
 
-    static func measure(binary: String, runs: Int, pending: Int, report: URL) throws -> (times: Stats, reserved: Int) {
+    /// With `previousCrash`, each fresh process first finds the run before it crashed (crash-test
+    /// crashed once in that directory): its run record to settle and its report pending.
+    static func measure(
+        binary: String, runs: Int, pending: Int, report: URL, previousCrash: Bool = false
+    ) throws -> (times: Stats, reserved: Int) {
         var times: [Double] = []
         var reserved = 0
         let data = try Data(contentsOf: report)
@@ -28,6 +46,7 @@ enum StartBenchmark {
             for _ in 0..<pending {
                 try data.write(to: pendingDir.appendingPathComponent("\(UUID().uuidString.lowercased()).crash"))
             }
+            if previousCrash { try crashIn(dir, binary: binary) }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: binary)
             process.arguments = ["run"]
@@ -49,5 +68,17 @@ enum StartBenchmark {
             }
         }
         return (Stats(samples: times), reserved)
+    }
+
+    /// Crashes crash-test once with `dir` as its state directory.
+    static func crashIn(_ dir: URL, binary: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["crash", "segfault"]
+        process.environment = ["CRASH_REPORTER_DIR": dir.path, "SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
     }
 }

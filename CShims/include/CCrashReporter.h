@@ -120,6 +120,38 @@ void scr_debug_inject_write_fault(int error, uint64_t after_bytes);
 /// none. The tests' probe of the crash path asks it (docs/signal-safety.md). Async-signal-safe.
 int scr_debug_report_writer(void);
 
+/// The phases of the crash path the benchmark's profile tells apart: each mark is the
+/// CLOCK_MONOTONIC time (ns) at the end of that phase (docs/benchmarks.md, "Where a crash's time
+/// goes").
+enum {
+    SCR_PROFILE_ENTERED,   // the handler runs (the kernel delivered the signal)
+    SCR_PROFILE_CLAIMED,   // the report is this thread's, the watchdog armed
+    SCR_PROFILE_UNWOUND,   // the crashing thread's registers, name and stack are read
+    SCR_PROFILE_REQUESTED, // the other threads are listed and signalled
+    SCR_PROFILE_OPENED,    // the report file is open, deflate set up
+    SCR_PROFILE_HEADER,    // the images are refreshed, the header and crash object written
+    SCR_PROFILE_CAPTURED,  // every other thread has answered
+    SCR_PROFILE_BODY,      // threads, images and breadcrumbs written (through deflate)
+    SCR_PROFILE_FINISHED,  // deflate's last block and the file closed
+    SCR_PROFILE_RENAMED,   // the report renamed to .crash
+    SCR_PROFILE_RECORDED,  // the run record marked crashed
+    SCR_PROFILE_CHAINING,  // the handler is about to hand the signal on
+    SCR_PROFILE_PHASES
+};
+
+/// What the handler hands the profile's descriptor: the marks, and the time spent inside
+/// deflate and inside write(2) while writing the report (both within HEADER..FINISHED).
+typedef struct scr_crash_profile {
+    uint64_t marks_ns[SCR_PROFILE_PHASES];
+    uint64_t deflate_ns;
+    uint64_t write_ns;
+} scr_crash_profile;
+
+/// Benchmark hook: from now on a crash notes its phases and writes one scr_crash_profile to
+/// `fd` just before the signal is handed on. Without it the crash path reads no clock for the
+/// profile. Async-signal-safe.
+void scr_debug_profile_crash(int fd);
+
 /// Whether `scr_install` succeeded in this process. Async-signal-safe.
 int scr_is_installed(void);
 
