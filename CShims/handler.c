@@ -70,6 +70,8 @@ void scr_handle_signal(int sig, siginfo_t *info, void *ucontext) {
     watchdog.sa_handler = on_alarm;
     sigaction(SIGALRM, &watchdog, &g_handler.previous_alarm);
     alarm(SCR_WATCHDOG_SECONDS);
+    // Before the other threads are held: start()'s background settle may be arming the run record.
+    scr_run_record_await();
     scr_profile_mark(SCR_PROFILE_CLAIMED);
 
     if (scr_capture_enabled()) {

@@ -280,4 +280,7 @@ SCR_HIDDEN void scr_profile_mark(int phase);
 SCR_HIDDEN void scr_profile_add(int which, uint64_t ns); // 0: deflate, 1: write(2)
 SCR_HIDDEN void scr_profile_flush(void);
 
+// ---- the run record (run_record.c) --------------------------------------------------------
+SCR_HIDDEN void scr_run_record_await(void); // waits for start()'s background settle, bounded
+
 #endif

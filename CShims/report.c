@@ -461,8 +461,10 @@ int scr_report_write(scr_report_request *request) {
     if (fd < 0) goto done;
     scr_writer writer;
     scr_writer *w = &writer;
-    // Many threads make a large report: the faster level then, the smaller one otherwise.
-    if (scr_gzip_begin(fd, w, others > SCR_FEW_THREADS ? 1 : 6) != 0) {
+    // The level by the report's size: many threads make a large report, level 1 then (a 64-thread
+    // report compresses 3x faster than at 6 for 15 % more bytes); a small one gets level 4, which
+    // keeps 100 breadcrumbs under 3 KB in about 70 % of level 6's time (docs/benchmarks.md).
+    if (scr_gzip_begin(fd, w, others > SCR_FEW_THREADS ? 1 : 4) != 0) {
         close(fd);
         unlink(g_report.tmp_path);
         goto done;

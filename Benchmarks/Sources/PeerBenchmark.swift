@@ -21,6 +21,11 @@ enum Peer {
 
     /// Runs `peer-bench` with `arguments`; the value of `key=` in what it prints.
     static func value(_ key: String, arguments: [String]) throws -> Double {
+        try values([key], arguments: arguments)[0]
+    }
+
+    /// Runs `peer-bench` with `arguments`; the values of `keys` in what it prints.
+    static func values(_ keys: [String], arguments: [String]) throws -> [Double] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: bench)
         process.arguments = arguments
@@ -31,11 +36,15 @@ enum Peer {
         try process.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        var found: [String: Double] = [:]
         for field in output.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
             let parts = field.split(separator: "=")
-            if parts.count == 2, parts[0] == key, let value = Double(parts[1]) { return value }
+            if parts.count == 2, let value = Double(parts[1]) { found[String(parts[0])] = value }
         }
-        throw POSIXError(.EIO)
+        return try keys.map { key in
+            guard let value = found[key] else { throw POSIXError(.EIO) }
+            return value
+        }
     }
 
     /// sentry_add_breadcrumb with one data pair, ns per record on 1 and 2 threads (best of three).
@@ -47,10 +56,12 @@ enum Peer {
         )
     }
 
-    /// sentry_init in a fresh process with an empty database, µs.
-    static func initMicroseconds() throws -> Double {
+    /// sentry_init in a fresh process with an empty database, µs: wall clock and the calling
+    /// thread's CPU time.
+    static func initMicroseconds() throws -> (wall: Double, cpu: Double) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("peer-init-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
-        return try value("init_ns", arguments: ["init", dir.path]) / 1000
+        let found = try values(["init_ns", "init_cpu_ns"], arguments: ["init", dir.path])
+        return (found[0] / 1000, found[1] / 1000)
     }
 }

@@ -233,6 +233,15 @@ uint64_t scr_process_start_ticks(void);
 /// clean-end marks: atexit, and SIGTERM/SIGINT where their action is the default. Returns 0,
 /// or -1 when already armed. Not async-signal-safe.
 int scr_run_record_arm(int fd);
+/// Says that start() settles the earlier runs and arms this run's record on a background thread
+/// (docs/runs.md, "When the record is armed"): registers the clean-end marks now, and until
+/// scr_run_record_settled() a crash or a clean end first waits for the record, bounded
+/// (SCR_RUN_SETTLE_WAIT_MS), so that it is marked. Not async-signal-safe (atexit, sigaction).
+int scr_run_record_expect(void);
+/// The background settle is over (armed or not): nobody waits for it any more. Async-signal-safe.
+void scr_run_record_settled(void);
+/// How long a crash or a clean end waits for the background settle at most.
+#define SCR_RUN_SETTLE_WAIT_MS 200
 /// Marks the run crashed, with the report id (36 characters) or NULL. Async-signal-safe.
 void scr_run_record_mark_crashed(const char *id);
 /// Marks the run ended cleanly. Async-signal-safe.
