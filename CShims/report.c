@@ -462,9 +462,9 @@ int scr_report_write(scr_report_request *request) {
     scr_writer writer;
     scr_writer *w = &writer;
     // The level by the report's size: many threads make a large report, level 1 then (a 64-thread
-    // report compresses 3x faster than at 6 for 15 % more bytes); a small one gets level 4, which
-    // keeps 100 breadcrumbs under 3 KB in about 70 % of level 6's time (docs/benchmarks.md).
-    if (scr_gzip_begin(fd, w, others > SCR_FEW_THREADS ? 1 : 4) != 0) {
+    // report compresses 3x faster than at 6 for 15 % more bytes); a small one keeps level 6, which
+    // the 3 KB bound with 100 breadcrumbs needs (level 4 came to 3,052 bytes, docs/benchmarks.md).
+    if (scr_gzip_begin(fd, w, others > SCR_FEW_THREADS ? 1 : 6) != 0) {
         close(fd);
         unlink(g_report.tmp_path);
         goto done;

@@ -109,7 +109,10 @@ enum CrashBenchmark {
     /// runs also profiled) and with Swift's backtracer; then, when built, the peer's bare C
     /// program and the same with sentry-native. Each overhead is over its own bare program.
     static func run(binary: String, runs: Int) throws -> [String] {
-        let base = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+        // CRASH_TEST_LAST_RUN reads CrashReporter.lastRun before the crash, which waits for start()'s
+        // background settle: the crash measured is one of a running service, not of its first
+        // millisecond (which waits for the run record, docs/runs.md).
+        let base = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "CRASH_TEST_LAST_RUN": "1"]
         var configurations = [
             Configuration(
                 label: "no reporter (crash-test)", binary: binary,

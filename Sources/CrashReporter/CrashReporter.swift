@@ -130,8 +130,10 @@ public enum CrashReporter {
             scr_run_record_settled()  // an exit from now on need not wait
             // With a destination the delivery passes keep the bounds; without one, start does.
             if config.delivery.destination == nil { Retention.applyLocked(to: store, limits: config.delivery.limits) }
+            // Delivery begins before the latch opens: whoever waited for it (waitForDelivery) then
+            // finds the worker.
+            if deliver { startDelivery(forNewReport: false) }
             settled.withLock { $0 }?.open()
-            if deliver { startDelivery() }
         }
         do throws(SystemError) {
             try DetachedThread.start(name: "crash-settle", stackSize: 512 << 10, work)
