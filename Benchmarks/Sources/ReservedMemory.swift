@@ -12,7 +12,9 @@ enum ReservedMemory {
 
     /// The anonymous, private mappings of this process and their resident KiB.
     static func anonymousMappings() -> [Mapping: Int] {
-        guard let text = try? String(contentsOfFile: "/proc/self/smaps", encoding: .utf8) else { return [:] }
+        // Read to the end: a /proc file says it is empty, so a read by its size gets nothing.
+        guard let data = FileHandle(forReadingAtPath: "/proc/self/smaps")?.readDataToEndOfFile() else { return [:] }
+        let text = String(decoding: data, as: UTF8.self)
         var result: [Mapping: Int] = [:]
         var current: (Mapping, anonymous: Bool)?
         for line in text.split(separator: "\n") {
