@@ -125,7 +125,7 @@ let package = Package(
         .target(name: "CCrashTestSupport", path: "Examples/CrashTest/CSupport"),
         .executableTarget(
             name: "CrashTest",
-            dependencies: ["CrashReporter", "CCrashTestSupport", "Tracking", "TrackingEventsAPI"],
+            dependencies: ["CrashReporter", "CCrashReporter", "CCrashTestSupport", "Tracking", "TrackingEventsAPI"],
             path: "Examples/CrashTest/Sources"
         ),
         .executableTarget(

@@ -3,8 +3,11 @@
 // zlib allocates only through `zalloc`, which here is a bump allocator over an arena
 // reserved at install (reset for each stream, `zfree` does nothing), so deflate never
 // calls malloc. Everything else deflate does is computation over buffers we own, and the
-// output goes out with write(2). A smaller window (2^14) and memLevel 7 keep the arena at
-// 160 KiB; a report is a few tens of KiB of repetitive JSON, which that window covers.
+// output goes out with write(2). A small window (2^13) and memLevel 5 keep what deflate
+// touches to about 53 KiB (the arena is 64 KiB): a report is a few tens of KiB of repetitive
+// JSON whose repeats (breadcrumbs, frames) are close together, so the small window loses
+// nothing (2,755 bytes against 2,839 with 2^14 and memLevel 7, docs/benchmarks.md), and every
+// page deflate does not touch is a page fault the crash does not take.
 #include "internal.h"
 
 #include <errno.h>
@@ -13,9 +16,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define SCR_WINDOW_BITS 14
-#define SCR_MEM_LEVEL 7
-#define SCR_ARENA_SIZE (160 * 1024)
+#define SCR_WINDOW_BITS 13
+#define SCR_MEM_LEVEL 5
+#define SCR_ARENA_SIZE (64 * 1024)
 #define SCR_IN_SIZE (16 * 1024)
 #define SCR_OUT_SIZE (16 * 1024)
 
@@ -66,6 +69,7 @@ size_t scr_gzip_reserved_bytes(void) { return g_gzip.mapped; }
 // Async-signal-safe (write(2) only). A full disk marks the sink failed and keeps its errno;
 // nothing is retried.
 static void write_all(const unsigned char *p, size_t n) {
+    uint64_t began = scr_profile_on() ? scr_now_monotonic_ns() : 0;
     while (n > 0 && !g_gzip.write_failed) {
         ssize_t r = scr_report_file_write(g_gzip.fd, p, n);
         if (r <= 0) {
@@ -77,6 +81,7 @@ static void write_all(const unsigned char *p, size_t n) {
         p += r;
         n -= (size_t)r;
     }
+    if (began != 0) scr_profile_add(1, scr_now_monotonic_ns() - began);
 }
 
 // Async-signal-safe. Compresses what is pending in the writer with `flush` and writes
@@ -89,7 +94,9 @@ static int pump(scr_writer *w, int flush) {
     do {
         s->next_out = g_gzip.out;
         s->avail_out = SCR_OUT_SIZE;
+        uint64_t began = scr_profile_on() ? scr_now_monotonic_ns() : 0;
         r = deflate(s, flush);
+        if (began != 0) scr_profile_add(0, scr_now_monotonic_ns() - began);
         if (r == Z_STREAM_ERROR) return -1;
         write_all(g_gzip.out, SCR_OUT_SIZE - s->avail_out);
     } while (s->avail_out == 0 || (flush == Z_FINISH && r != Z_STREAM_END));

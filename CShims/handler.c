@@ -52,6 +52,7 @@ static void on_alarm(int sig) {
 // Async-signal-safe: the signal handler itself.
 void scr_handle_signal(int sig, siginfo_t *info, void *ucontext) {
     int saved_errno = errno;
+    scr_profile_mark(SCR_PROFILE_ENTERED);
     pid_t tid = scr_gettid();
     scr_threads_escape_if_unwinding(tid);
     if (scr_guard_active(tid)) scr_guard_escape();
@@ -69,11 +70,15 @@ void scr_handle_signal(int sig, siginfo_t *info, void *ucontext) {
     watchdog.sa_handler = on_alarm;
     sigaction(SIGALRM, &watchdog, &g_handler.previous_alarm);
     alarm(SCR_WATCHDOG_SECONDS);
+    // Before the other threads are held: start()'s background settle may be arming the run record.
+    scr_run_record_await();
+    scr_profile_mark(SCR_PROFILE_CLAIMED);
 
     if (scr_capture_enabled()) {
         scr_report_request request = {.kind = "crash", .sig = sig, .info = info, .ucontext = ucontext};
         bool written = scr_report_write(&request) == 0;
         scr_run_record_mark_crashed(written ? request.id : NULL);
+        scr_profile_mark(SCR_PROFILE_RECORDED);
         // The other threads wait in their capture handler. When the signal then ends the process
         // they end with it (waking them first would only slow the end down); a handler before
         // ours, or an ignored signal, may let the process go on, so they go on too.
@@ -85,6 +90,8 @@ void scr_handle_signal(int sig, siginfo_t *info, void *ucontext) {
     alarm(0);
     sigaction(SIGALRM, &g_handler.previous_alarm, NULL);
     scr_chain_restore();
+    scr_profile_mark(SCR_PROFILE_CHAINING);
+    scr_profile_flush(); // the benchmark's profile only (profile.c)
 #if defined(__x86_64__)
     bool repeats = info->si_code > 0 && sig != SIGTRAP;
 #else

@@ -282,4 +282,13 @@ SCR_HIDDEN pid_t scr_gettid(void);
 SCR_HIDDEN __attribute__((noreturn)) void scr_die_of_default(int sig);
 SCR_HIDDEN long scr_read_file(const char *path, char *buf, size_t cap);
 
+// ---- the benchmark's crash profile (profile.c) ------------------------------------------
+SCR_HIDDEN bool scr_profile_on(void);
+SCR_HIDDEN void scr_profile_mark(int phase);
+SCR_HIDDEN void scr_profile_add(int which, uint64_t ns); // 0: deflate, 1: write(2)
+SCR_HIDDEN void scr_profile_flush(void);
+
+// ---- the run record (run_record.c) --------------------------------------------------------
+SCR_HIDDEN void scr_run_record_await(void); // waits for start()'s background settle, bounded
+
 #endif

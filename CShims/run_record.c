@@ -20,15 +20,32 @@
 #include <unistd.h>
 
 static struct {
-    _Atomic int fd; // the record's descriptor, -1 before arming
-    pid_t pid;      // the process that armed it
+    _Atomic int fd;      // the record's descriptor, -1 before arming
+    _Atomic int pending; // 1 while start()'s background settle may still arm it
+    _Atomic int hooked;  // the atexit and stop-signal handlers are in place
+    pid_t pid;           // the process that armed it
     struct sigaction previous_term;
     struct sigaction previous_int;
 } g_run = {.fd = -1};
 
+// Async-signal-safe (atomics, nanosleep). Waits until the background settle is over, at most
+// SCR_RUN_SETTLE_WAIT_MS; after that bound nobody waits again (a settle stuck on a lock that the
+// crashed thread holds must not slow every later mark).
+void scr_run_record_await(void) {
+    if (!atomic_load(&g_run.pending) || getpid() != g_run.pid) return;
+    for (int waited = 0; atomic_load(&g_run.pending) && waited < SCR_RUN_SETTLE_WAIT_MS * 10; waited++) {
+        scr_sleep_us(100);
+    }
+    atomic_store(&g_run.pending, 0);
+}
+
+// Async-signal-safe.
+void scr_run_record_settled(void) { atomic_store(&g_run.pending, 0); }
+
 // Async-signal-safe (memcpy, pwrite). Overwrites the state line: `state` padded with spaces
 // to the line's width, then the report id or dashes.
 static void mark(const char *state, const char *id) {
+    scr_run_record_await();
     int fd = atomic_load(&g_run.fd);
     if (fd < 0 || getpid() != g_run.pid) return;
     char line[SCR_RUN_STATE_LINE];
@@ -74,15 +91,29 @@ static void arm_stop_signal(int sig, struct sigaction *previous) {
     sigaction(sig, &action, NULL);
 }
 
-// Not async-signal-safe (atexit, sigaction): called once by start().
+// Not async-signal-safe (atexit, sigaction). The clean-end marks, once.
+static int hook_clean_end(void) {
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&g_run.hooked, &expected, 1)) return 0;
+    if (atexit(on_exit_clean) != 0) return -1;
+    arm_stop_signal(SIGTERM, &g_run.previous_term);
+    arm_stop_signal(SIGINT, &g_run.previous_int);
+    return 0;
+}
+
+// Not async-signal-safe (atexit, sigaction): called once by start(), on its own thread.
+int scr_run_record_expect(void) {
+    g_run.pid = getpid();
+    atomic_store(&g_run.pending, 1);
+    return hook_clean_end();
+}
+
+// Not async-signal-safe (atexit, sigaction): called once by start() or its background settle.
 int scr_run_record_arm(int fd) {
     if (fd < 0) return -1;
     int expected = -1;
     if (!atomic_compare_exchange_strong(&g_run.fd, &expected, -2)) return -1; // armed already
     g_run.pid = getpid();
     atomic_store(&g_run.fd, fd);
-    if (atexit(on_exit_clean) != 0) return -1;
-    arm_stop_signal(SIGTERM, &g_run.previous_term);
-    arm_stop_signal(SIGINT, &g_run.previous_int);
-    return 0;
+    return hook_clean_end();
 }

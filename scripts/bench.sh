@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the benchmarks and the example service in release mode and runs every comparison side
-# by side, then the footprint comparison (Benchmarks/Footprint: a SwiftNIO service with and
+# by side (with sentry-native's rows beside ours, scripts/build-peer.sh), then the footprint comparison (Benchmarks/Footprint: a SwiftNIO service with and
 # without the reporter, dynamic and --static-swift-stdlib). Pass --quick for a short run.
 #
 # The footprint package depends on SwiftNIO: offline, SwiftPM takes it from the mirrors
@@ -12,6 +12,9 @@ swift build -c release --product crash-test
 swift build -c release --product crash-collector
 swift build -c release --product crashreport
 swift build -c release --product crash-reporter-benchmarks
+# The peer (sentry-native) beside us: built once into .build/peer; without ../shared the benchmark
+# says so and skips its rows.
+scripts/build-peer.sh >/dev/null
 .build/release/crash-reporter-benchmarks "$@"
 
 echo

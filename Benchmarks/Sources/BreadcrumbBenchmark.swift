@@ -2,7 +2,8 @@ import CCrashReporter
 import CrashReporter
 import Foundation
 
-/// Breadcrumb cost, ns per record, for the C ring and the Mutex ring, side by side.
+/// Breadcrumb cost, ns per record, for the C ring and the Mutex ring, side by side, and the
+/// peer's sentry_add_breadcrumb when it is built.
 enum BreadcrumbBenchmark {
     static let perThread = 2_000_000
     static let data: [(key: String, value: String)] = [("items", "3")]
@@ -53,6 +54,14 @@ enum BreadcrumbBenchmark {
             let one = (0..<3).map { _ in measure(threads: 1, body) }.min()!
             let two = (0..<3).map { _ in measure(threads: 2, body) }.min()!
             lines.append("| \(name) | \(format(one)) | \(format(two)) |")
+        }
+        if !Peer.available {
+            lines.append("")
+            lines.append(Peer.skipped)
+        } else if let peer = try? Peer.breadcrumbs() {
+            lines.append(
+                "| \(Peer.name), one data pair (\(perThread / 10) per thread) | \(format(peer.one)) | \(format(peer.two)) |"
+            )
         }
         return lines
     }

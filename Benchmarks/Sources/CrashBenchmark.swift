@@ -6,33 +6,44 @@ enum CrashBenchmark {
     struct Run {
         var microseconds: Double
         var reportBytes: Int?
+        /// With `profile`: the handler's marks and totals (scr_crash_profile), and the fault and
+        /// waitpid times, all CLOCK_MONOTONIC ns.
+        var profile: CrashProfile.Sample?
     }
 
     /// A report of the reporter's runs, kept for the benchmarks that read reports.
     nonisolated(unsafe) static var keptReport: URL?
 
+    /// Crashes `binary` once (`crash KIND` of crash-test, or `commandArguments`, where "{state}"
+    /// stands for the state directory made for the run) and times fault to waitpid. With
+    /// `profile`, the handler writes its phases to descriptor 4 (CRASH_TEST_PROFILE_FD).
     static func crashOnce(
         binary: String, environment: [String: String], kind: String = "segfault", keep: URL? = nil,
-        arguments commandArguments: [String]? = nil
+        arguments commandArguments: [String]? = nil, profile: Bool = false
     ) throws -> Run {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+        var profileFDs: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0, !profile || pipe(&profileFDs) == 0 else { throw POSIXError(.EMFILE) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        // Close the read end first: it may itself be descriptor 3.
+        // Close the read ends first: one may itself be descriptor 3 or 4.
         posix_spawn_file_actions_addclose(&actions, fds[0])
+        if profile { posix_spawn_file_actions_addclose(&actions, profileFDs[0]) }
         posix_spawn_file_actions_adddup2(&actions, fds[1], 3)
+        if profile { posix_spawn_file_actions_adddup2(&actions, profileFDs[1], 4) }
         var env = environment
         env["CRASH_REPORTER_DIR"] = dir.path
         env["CRASH_TEST_BREADCRUMBS"] = "100"
         env["CRASH_TEST_FAULT_TIME_FD"] = "3"
-        let arguments: [String] = [binary] + (commandArguments ?? ["crash", kind])
+        if profile { env["CRASH_TEST_PROFILE_FD"] = "4" }
+        let arguments: [String] =
+            [binary] + (commandArguments ?? ["crash", kind]).map { $0 == "{state}" ? dir.path : $0 }
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -42,6 +53,7 @@ enum CrashBenchmark {
         var pid: pid_t = 0
         guard posix_spawn(&pid, binary, &actions, nil, argv, envp) == 0 else { throw POSIXError(.ENOENT) }
         close(fds[1])
+        if profile { close(profileFDs[1]) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         var now = timespec()
@@ -51,12 +63,18 @@ enum CrashBenchmark {
         let got = read(fds[0], &faulted, 8)
         close(fds[0])
         guard got == 8, faulted > 0 else { throw POSIXError(.EIO) }
+        var sample: CrashProfile.Sample?
+        if profile {
+            sample = CrashProfile.Sample.read(from: profileFDs[0], faulted: faulted, reaped: reaped)
+            close(profileFDs[0])
+        }
         let pending = dir.appendingPathComponent("pending")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: pending.path)) ?? []
-        let size = names.first { $0.hasSuffix(".crash") }.flatMap { name in
-            (try? FileManager.default.attributesOfItem(atPath: pending.appendingPathComponent(name).path))?[.size]
-                as? Int
-        }
+        let size =
+            names.first { $0.hasSuffix(".crash") }.flatMap { name in
+                (try? FileManager.default.attributesOfItem(atPath: pending.appendingPathComponent(name).path))?[.size]
+                    as? Int
+            } ?? largestFile(under: dir)
         if let keep, let name = names.first(where: { $0.hasSuffix(".crash") }) {
             try? FileManager.default.copyItem(at: pending.appendingPathComponent(name), to: keep)
         }
@@ -65,26 +83,72 @@ enum CrashBenchmark {
             try? FileManager.default.copyItem(at: pending.appendingPathComponent(name), to: kept)
             keptReport = kept
         }
-        return Run(microseconds: Double(reaped - faulted) / 1000, reportBytes: size)
+        return Run(microseconds: Double(reaped - faulted) / 1000, reportBytes: size, profile: sample)
     }
 
+    /// The largest file the peer left in its database (its crash's envelope), nil when none.
+    static func largestFile(under dir: URL) -> Int? {
+        guard let files = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: [.fileSizeKey]) else {
+            return nil
+        }
+        let sizes = files.compactMap {
+            ($0 as? URL).flatMap { try? $0.resourceValues(forKeys: [.fileSizeKey]).fileSize }
+        }
+        return sizes.max()
+    }
+
+    struct Configuration {
+        var label: String
+        var binary: String
+        var environment: [String: String]
+        var arguments: [String]? = nil
+        var profile = false
+    }
+
+    /// Fault to waitpid, interleaved run by run: crash-test without the reporter, with it (its
+    /// runs also profiled) and with Swift's backtracer; then, when built, the peer's bare C
+    /// program and the same with sentry-native. Each overhead is over its own bare program.
     static func run(binary: String, runs: Int) throws -> [String] {
-        let base = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
-        let configurations: [(String, [String: String])] = [
-            ("no reporter", base.merging(["CRASH_REPORTER_DISABLED": "1", "SWIFT_BACKTRACE": "enable=no"]) { $1 }),
-            ("swift-crash-reporter, 100 breadcrumbs", base.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }),
-            (
-                "Swift backtracer (SWIFT_BACKTRACE=enable=yes)",
-                base.merging(["CRASH_REPORTER_DISABLED": "1", "SWIFT_BACKTRACE": "enable=yes,interactive=no"]) { $1 }
-            ),
+        // CRASH_TEST_LAST_RUN reads CrashReporter.lastRun before the crash, which waits for start()'s
+        // background settle: the crash measured is one of a running service, not of its first
+        // millisecond (which waits for the run record, docs/runs.md).
+        let base = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "CRASH_TEST_LAST_RUN": "1"]
+        var configurations = [
+            Configuration(
+                label: "no reporter (crash-test)", binary: binary,
+                environment: base.merging(["CRASH_REPORTER_DISABLED": "1", "SWIFT_BACKTRACE": "enable=no"]) { $1 }),
+            Configuration(
+                label: "swift-crash-reporter, 100 breadcrumbs", binary: binary,
+                environment: base.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }, profile: true),
+            Configuration(
+                label: "Swift backtracer (SWIFT_BACKTRACE=enable=yes)", binary: binary,
+                environment: base.merging([
+                    "CRASH_REPORTER_DISABLED": "1", "SWIFT_BACKTRACE": "enable=yes,interactive=no",
+                ]) {
+                    $1
+                }),
         ]
+        if Peer.available {
+            configurations.append(
+                Configuration(
+                    label: "no reporter (the peer's bare C program)", binary: Peer.bare, environment: base,
+                    arguments: ["crash", "{state}", "100"]))
+            configurations.append(
+                Configuration(
+                    label: "\(Peer.name), 100 breadcrumbs", binary: Peer.bench, environment: base,
+                    arguments: ["crash", "{state}", "100"]))
+        }
         var samples = Array(repeating: [Double](), count: configurations.count)
-        var sizes: [Int] = []
+        var sizes = Array(repeating: [Int](), count: configurations.count)
+        var profiles: [CrashProfile.Sample] = []
         for _ in 0..<runs {
             for (i, configuration) in configurations.enumerated() {
-                let run = try crashOnce(binary: binary, environment: configuration.1)
+                let run = try crashOnce(
+                    binary: configuration.binary, environment: configuration.environment,
+                    arguments: configuration.arguments, profile: configuration.profile)
                 samples[i].append(run.microseconds)
-                if i == 1, let size = run.reportBytes { sizes.append(size) }
+                if let size = run.reportBytes { sizes[i].append(size) }
+                if let profile = run.profile { profiles.append(profile) }
             }
         }
         var lines = [
@@ -92,14 +156,31 @@ enum CrashBenchmark {
         ]
         for (i, configuration) in configurations.enumerated() {
             let s = Stats(samples: samples[i])
-            lines.append("| \(configuration.0) | \(format(s.median, 0)) | \(format(s.p90, 0)) | \(format(s.min, 0)) |")
+            lines.append(
+                "| \(configuration.label) | \(format(s.median, 0)) | \(format(s.p90, 0)) | \(format(s.min, 0)) |")
         }
-        let overhead = Stats(samples: samples[1]).median - Stats(samples: samples[0]).median
+        let median = { (i: Int) in Stats(samples: samples[i]).median }
+        let overhead = median(1) - median(0)
         lines.append("")
         lines.append("Reporter overhead (median − no reporter median): \(format(overhead, 0)) µs.")
-        if let size = Stats(samples: sizes.map(Double.init)).sorted.last {
-            lines.append("Report size with 100 breadcrumbs (gzip): \(Int(size)) bytes (largest of \(sizes.count)).")
+        if configurations.count == 5 {
+            let peer = median(4) - median(3)
+            lines.append(
+                "\(Peer.name) overhead (median − its bare program's median): \(format(peer, 0)) µs; "
+                    + "ours is \(format(overhead / peer * 100, 0)) % of it (target: at most 50 %).")
+        } else {
+            lines.append(Peer.skipped)
         }
+        if let size = sizes[1].max() {
+            lines.append("Report size with 100 breadcrumbs (gzip): \(size) bytes (largest of \(sizes[1].count)).")
+        }
+        if configurations.count == 5, let size = sizes[4].max() {
+            lines.append(
+                "\(Peer.name)'s crash envelope with 100 breadcrumbs (uncompressed, crashing thread only): \(size) bytes."
+            )
+        }
+        lines.append("")
+        lines += CrashProfile.table(profiles)
         return lines
     }
 }

@@ -8,7 +8,11 @@ import Foundation
 /// reserved.
 enum ThreadsBenchmark {
     static func crashes(binary: String, runs: Int) throws -> [String] {
-        let base = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "SWIFT_BACKTRACE": "enable=no"]
+        // As CrashBenchmark: the crash comes after start()'s background settle.
+        let base = [
+            "PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "SWIFT_BACKTRACE": "enable=no",
+            "CRASH_TEST_LAST_RUN": "1",
+        ]
         let off = base.merging(["CRASH_REPORTER_DISABLED": "1"]) { $1 }
         var lines = [
             "| fault to waitpid (\(runs) runs each, interleaved), µs | no reporter | reporter | overhead |",
@@ -41,10 +45,13 @@ enum ThreadsBenchmark {
     static func snapshots(runs: Int) throws -> [String] {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("bench-snapshot-\(getpid())")
         defer { try? FileManager.default.removeItem(at: state) }
+        let beforeStart = ReservedMemory.anonymousMappings()
         try CrashReporter.start(
             Options(appName: "bench", stateDirectory: state.path, deliverAtStart: false, snapshotSignal: .off),
             environment: ["HOME": NSTemporaryDirectory()])
+        let atStart = ReservedMemory.anonymousMappings()
         for _ in 0..<100 { Breadcrumbs.record("step", category: "bench", data: [("index", "1")]) }
+        let afterBreadcrumbs = ReservedMemory.anonymousMappings()
         let sleepers = (0..<16).map { index in
             let thread = Thread { while true { Thread.sleep(forTimeInterval: 60) } }
             thread.name = "worker-\(index)"
@@ -60,6 +67,13 @@ enum ThreadsBenchmark {
         }
         Thread.sleep(forTimeInterval: 0.2)
         let (poolPause, poolWhole, _) = try measureSnapshots(runs: runs, state: state)
+        let afterSnapshots = ReservedMemory.anonymousMappings()
+        let memory = ReservedMemory.table(
+            before: beforeStart,
+            stages: [
+                ("at start", atStart), ("after 100 breadcrumbs", afterBreadcrumbs),
+                ("after \(2 * runs) snapshots", afterSnapshots),
+            ])
         let beat = try CrashReporter.heartbeat("bench").unwrap()
         let ticks = 50_000_000
         let clock = ContinuousClock()
@@ -81,7 +95,8 @@ enum ThreadsBenchmark {
             "heartbeat.tick(): \(format(perTick, 2)) ns (\(ticks) ticks).",
             "Memory reserved at start() with the defaults: \(CrashReporter.reservedBytes) bytes, of which "
                 + "\(scr_reserved_thread_bytes()) for the other threads' slots (256 threads × 64 frames).",
-        ]
+            "",
+        ] + memory
     }
 }
 

@@ -49,6 +49,20 @@ if arguments.contains("--pool-watch-only") {
     try ThreadsBenchmark.snapshots(runs: quick ? 10 : 50).forEach { print($0) }
     exit(0)
 }
+if arguments.contains("--crash-only") {
+    // Fault to waitpid beside the peer, the crash path's profile, and every thread.
+    try CrashBenchmark.run(binary: crashTest, runs: quick ? 5 : 40).forEach { print($0) }
+    print("\n## Every thread\n")
+    try ThreadsBenchmark.crashes(binary: crashTest, runs: quick ? 5 : 20).forEach { print($0) }
+    exit(0)
+}
+if arguments.contains("--start-only") {
+    let sample = FileManager.default.temporaryDirectory.appendingPathComponent("bench-start-\(getpid()).crash")
+    _ = try CrashBenchmark.crashOnce(binary: crashTest, environment: ["SWIFT_BACKTRACE": "enable=no"], keep: sample)
+    defer { try? FileManager.default.removeItem(at: sample) }
+    try StartBenchmark.run(binary: crashTest, runs: quick ? 5 : 30, report: sample).forEach { print($0) }
+    exit(0)
+}
 if arguments.contains("--logging-only") {
     LoggingBenchmark.run().forEach { print($0) }
     exit(0)

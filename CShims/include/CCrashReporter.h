@@ -125,6 +125,38 @@ void scr_debug_inject_write_fault(int error, uint64_t after_bytes);
 /// none. The tests' probe of the crash path asks it (docs/signal-safety.md). Async-signal-safe.
 int scr_debug_report_writer(void);
 
+/// The phases of the crash path the benchmark's profile tells apart: each mark is the
+/// CLOCK_MONOTONIC time (ns) at the end of that phase (docs/benchmarks.md, "Where a crash's time
+/// goes").
+enum {
+    SCR_PROFILE_ENTERED,   // the handler runs (the kernel delivered the signal)
+    SCR_PROFILE_CLAIMED,   // the report is this thread's, the watchdog armed
+    SCR_PROFILE_UNWOUND,   // the crashing thread's registers, name and stack are read
+    SCR_PROFILE_REQUESTED, // the other threads are listed and signalled
+    SCR_PROFILE_OPENED,    // the report file is open, deflate set up
+    SCR_PROFILE_HEADER,    // the images are refreshed, the header and crash object written
+    SCR_PROFILE_CAPTURED,  // every other thread has answered
+    SCR_PROFILE_BODY,      // threads, images and breadcrumbs written (through deflate)
+    SCR_PROFILE_FINISHED,  // deflate's last block and the file closed
+    SCR_PROFILE_RENAMED,   // the report renamed to .crash
+    SCR_PROFILE_RECORDED,  // the run record marked crashed
+    SCR_PROFILE_CHAINING,  // the handler is about to hand the signal on
+    SCR_PROFILE_PHASES
+};
+
+/// What the handler hands the profile's descriptor: the marks, and the time spent inside
+/// deflate and inside write(2) while writing the report (both within HEADER..FINISHED).
+typedef struct scr_crash_profile {
+    uint64_t marks_ns[SCR_PROFILE_PHASES];
+    uint64_t deflate_ns;
+    uint64_t write_ns;
+} scr_crash_profile;
+
+/// Benchmark hook: from now on a crash notes its phases and writes one scr_crash_profile to
+/// `fd` just before the signal is handed on. Without it the crash path reads no clock for the
+/// profile. Async-signal-safe.
+void scr_debug_profile_crash(int fd);
+
 /// Whether `scr_install` succeeded in this process. Async-signal-safe.
 int scr_is_installed(void);
 
@@ -206,6 +238,15 @@ uint64_t scr_process_start_ticks(void);
 /// clean-end marks: atexit, and SIGTERM/SIGINT where their action is the default. Returns 0,
 /// or -1 when already armed. Not async-signal-safe.
 int scr_run_record_arm(int fd);
+/// Says that start() settles the earlier runs and arms this run's record on a background thread
+/// (docs/runs.md, "When the record is armed"): registers the clean-end marks now, and until
+/// scr_run_record_settled() a crash or a clean end first waits for the record, bounded
+/// (SCR_RUN_SETTLE_WAIT_MS), so that it is marked. Not async-signal-safe (atexit, sigaction).
+int scr_run_record_expect(void);
+/// The background settle is over (armed or not): nobody waits for it any more. Async-signal-safe.
+void scr_run_record_settled(void);
+/// How long a crash or a clean end waits for the background settle at most.
+#define SCR_RUN_SETTLE_WAIT_MS 200
 /// Marks the run crashed, with the report id (36 characters) or NULL. Async-signal-safe.
 void scr_run_record_mark_crashed(const char *id);
 /// Marks the run ended cleanly. Async-signal-safe.

@@ -32,7 +32,11 @@ extension ReportStore {
 
     /// The id and the reason of an incomplete report's file name, nil for any other file.
     static func incomplete(name: String, modified: Double?, now: Timestamp) -> (id: String, reason: String)? {
-        if let marker = name.firstRange(of: failedMarker), let code = Int32(name[marker.upperBound...]) {
+        // A report's own name (the common case) is told apart by its suffix first: the first call of
+        // firstRange(of:) instantiates _StringProcessing's generic searcher, a quarter of start()'s time.
+        if !name.hasSuffix(".crash"), let marker = name.firstRange(of: failedMarker),
+            let code = Int32(name[marker.upperBound...])
+        {
             let id = String(name[..<marker.lowerBound])
             let why = code > 0 ? "writing it failed: \(Errno.text(code))" : "it could not be compressed whole"
             return (id, "incomplete report: \(why)")

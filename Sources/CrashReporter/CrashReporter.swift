@@ -27,6 +27,10 @@ public enum CrashReporter {
 
     private static let state = Lock<Status?>(nil)
     private static let previousRun = Lock<LastRun?>(nil)
+    /// Open once start's background work (settling earlier runs, retention) is done; nil before start.
+    private static let settled = Lock<Latch?>(nil)
+    /// How long `lastRun`, `waitForDelivery` and `startDelivery` wait for that work at most.
+    static let settleTimeout = 2.0
     private static let worker = Lock<Delivery?>(nil)
     /// What delivery needs, kept by `start` for `startDelivery()`.
     private static let deliveryConfiguration = Lock<ResolvedConfiguration?>(nil)
@@ -45,7 +49,17 @@ public enum CrashReporter {
     /// it: clean, crashed (with its report's id) or abnormal (killed, out of memory, machine
     /// restart), and how many runs in a row failed. Nil before `start`, on the first run ever,
     /// when crash reporting is opted out, and with `Options.recordRuns` off (docs/runs.md).
-    public static var lastRun: LastRun? { previousRun.withLock { $0 } }
+    /// `start` settles the earlier runs on a background thread: the first read waits for it
+    /// (about a millisecond, two seconds at most), so the answer is right as soon as `start` returns.
+    public static var lastRun: LastRun? {
+        awaitSettled(timeout: settleTimeout)
+        return previousRun.withLock { $0 }
+    }
+
+    /// Waits until start's background work is done (at most `timeout` seconds); at once before start.
+    private static func awaitSettled(timeout: Double) {
+        settled.withLock { $0 }?.wait(timeout: timeout)
+    }
 
     /// Arms the crash handlers. Fast (no report is read or sent here) and safe to call before
     /// anything else. `environment` fills in what `options` leaves out (docs/configuration.md);
@@ -82,12 +96,9 @@ public enum CrashReporter {
                 notes.append(("crash reports cannot be kept: \(failure)", .error))
                 throw failure
             }
-            store.setAsideIncomplete()
-            store.deleteStaleTemporaryFiles()
-            // With a destination the delivery passes keep the bounds; without one, start does.
-            if config.delivery.destination == nil { Retention.applyLocked(to: store, limits: config.delivery.limits) }
             try install(config)
-            if config.recordRuns { recordRun(config) }
+            if config.recordRuns { scr_run_record_expect() }
+            settled.withLock { $0 = Latch() }
             if config.watchExecutors { ExecutorWatch.start() }
             notes += chainedHandlerNotes()
             TestFault.arm(environment["CRASH_REPORTER_TEST_FAULT"])
@@ -106,8 +117,37 @@ public enum CrashReporter {
             deliveryConfiguration.withLock { $0 = config }
             return status
         }
-        if case .capturing = status, options.deliverAtStart { startDelivery() }
+        if case .capturing = status, let config = deliveryConfiguration.withLock({ $0 }) {
+            settleInBackground(config, deliver: options.deliverAtStart)
+        }
         return status
+    }
+
+    /// What the armed handlers do not need, on a thread of its own so that `start` returns
+    /// sooner: the runs of earlier processes settled and this one's record armed, the reports
+    /// earlier processes left incomplete set aside and their stale temporary files removed (both
+    /// only older than a minute, so never this process's own); a crash or a clean end meanwhile
+    /// waits for these (scr_run_record_expect). Then retention without a destination, then
+    /// delivery. Inline when the thread cannot start.
+    private static func settleInBackground(_ config: ResolvedConfiguration, deliver: Bool) {
+        let work: @Sendable () -> Void = {
+            if config.recordRuns { recordRun(config) }
+            let store = ReportStore(stateDirectory: config.stateDirectory)
+            store.setAsideIncomplete()
+            store.deleteStaleTemporaryFiles()
+            scr_run_record_settled()  // an exit from now on need not wait
+            // With a destination the delivery passes keep the bounds; without one, start does.
+            if config.delivery.destination == nil { Retention.applyLocked(to: store, limits: config.delivery.limits) }
+            // Delivery begins before the latch opens: whoever waited for it (waitForDelivery) then
+            // finds the worker.
+            if deliver { startDelivery(forNewReport: false) }
+            settled.withLock { $0 }?.open()
+        }
+        do throws(SystemError) {
+            try DetachedThread.start(name: "crash-settle", stackSize: 512 << 10, work)
+        } catch {
+            work()
+        }
     }
 
     /// Begins delivering pending reports in the background, when a transport is configured
@@ -116,6 +156,7 @@ public enum CrashReporter {
     /// the reports stay on the machine for `crashreport`. Should the worker's thread not start
     /// (no memory, a thread limit), they stay for the next launch.
     public static func startDelivery() {
+        awaitSettled(timeout: settleTimeout)  // the reports and sessions of earlier runs are written first
         startDelivery(forNewReport: false)
     }
 
@@ -225,6 +266,7 @@ public enum CrashReporter {
     /// exiting; a long-running service never needs to.
     @discardableResult
     public static func waitForDelivery(timeout: Double = 10) -> DeliverySummary? {
+        awaitSettled(timeout: min(timeout, settleTimeout))  // delivery begins after the settle
         switch worker.withLock({ $0 }) {
         case nil: return nil
         case .nothingPending: return DeliverySummary()

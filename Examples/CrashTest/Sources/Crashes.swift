@@ -1,3 +1,4 @@
+import CCrashReporter
 import CCrashTestSupport
 import Foundation
 import Synchronization
@@ -105,8 +106,12 @@ func onBackgroundThread(named name: String, _ body: @escaping @Sendable () -> Vo
 }
 
 /// Writes CLOCK_MONOTONIC (ns) to `CRASH_TEST_FAULT_TIME_FD` just before crashing: the
-/// benchmark measures fault to waitpid.
+/// benchmark measures fault to waitpid. With `CRASH_TEST_PROFILE_FD`, the crash handler also
+/// writes its phases' times there (the benchmark's profile, scr_debug_profile_crash).
 func markFaultTime() {
+    if let fd = ProcessInfo.processInfo.environment["CRASH_TEST_PROFILE_FD"].flatMap({ Int32($0) }) {
+        scr_debug_profile_crash(fd)
+    }
     guard let fd = ProcessInfo.processInfo.environment["CRASH_TEST_FAULT_TIME_FD"].flatMap({ Int32($0) }) else {
         return
     }

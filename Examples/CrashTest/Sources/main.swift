@@ -65,6 +65,8 @@ let usage = """
       CRASH_TEST_FAULT_TIME_FD     a descriptor to write CLOCK_MONOTONIC (ns) to just before
                                    crashing, or before run exits (the benchmark measures it
                                    to waitpid)
+      CRASH_TEST_PROFILE_FD        a descriptor for the crash handler's phase times (the
+                                   benchmark's profile of the crash path)
       CRASH_TEST_BREADCRUMB_THREADS crash: N threads record breadcrumbs without pause meanwhile
       CRASH_TEST_WAIT_UNTIL_GONE   crash: wait until this path is gone first (30 s at most)
       CRASH_TEST_FILL_DESCRIPTORS  crash: 1 fills the descriptor table first
