@@ -10,8 +10,11 @@ enum Transports {
             release: config.appVersion.isEmpty ? nil : config.appVersion, environment: config.environmentName)
     }
 
-    /// Symbols for the transports that want them, from the binaries still on this machine.
-    static let symbolicator: (@Sendable (CrashReport) -> ReportSymbols)? = { report in
-        Symbolicator().symbolicate(report)
+    /// Symbols for the transports that want them, from the binaries still on this machine, or
+    /// their debug files in `CRASH_REPORTER_DEBUG_DIRS` and the system's `/usr/lib/debug`.
+    static func symbolicator(environment: [String: String]) -> @Sendable (CrashReport) -> ReportSymbols {
+        let listed = DebugDirectories([], environment: environment).paths
+        let symbolicator = Symbolicator(debugDirectories: DebugDirectories(listed + [DebugDirectories.system]))
+        return { report in symbolicator.symbolicate(report) }
     }
 }

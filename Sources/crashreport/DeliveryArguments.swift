@@ -12,6 +12,8 @@ struct DeliveryArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Sentry DSN (default: SENTRY_DSN).", valueName: "dsn"))
     var dsn: String?
 
+    @OptionGroup var debug: DebugDirectoryArguments
+
     @Option(
         help: ArgumentHelp(
             "Full reports of one signature sent per window, 0 for no cap (default: CRASH_REPORTER_CAP_COUNT, else 5).",
@@ -82,7 +84,9 @@ struct DeliveryArguments: ParsableArguments {
             store: ReportStore(stateDirectory: directory),
             transport: transport,
             policy: configuration.policy,
-            symbolicate: { Symbolicator().symbolicate($0) },
+            symbolicate: { [symbolicator = debug.symbolicator(environment: environment)] in
+                symbolicator.symbolicate($0)
+            },
             // The service's stored opt-out, and the operators' override, apply here too.
             isAllowed: { CrashReportingChoice.isEnabled(stateDirectory: directory, environment: environment) })
         deliverer.limits = configuration.limits

@@ -26,6 +26,8 @@ struct ExportCommand: ToolSubcommand {
 
     @OptionGroup var target: ReportArguments
 
+    @OptionGroup var debug: DebugDirectoryArguments
+
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
         let report = try target.decoded(environment: environment)
         switch format {
@@ -33,7 +35,7 @@ struct ExportCommand: ToolSubcommand {
             output.write(try JSONRenderer().render(report))
         case .sentryEnvelope:
             let data = try SentryEnvelope.make(
-                report: report, symbols: Symbolicator().symbolicate(report),
+                report: report, symbols: debug.symbolication(of: report, environment: environment).symbols,
                 release: DeliveryConfiguration.release(environment: environment)
                     ?? (report.app.version.isEmpty ? nil : report.app.version),
                 environment: DeliveryConfiguration.sentryEnvironment(environment: environment)

@@ -10,7 +10,7 @@ struct ShowCommand: ToolSubcommand {
         discussion: """
             The report is validated against its schema version (1 to 3) first; a damaged or foreign file is refused \
             with a one-line reason. Frames are symbolicated when the binary with the same build id is on \
-            this machine.
+            this machine, or its debug file is in a --debug-dir (or CRASH_REPORTER_DEBUG_DIRS) directory.
             """)
 
     @Flag(help: "Print the report as JSON (pretty, sorted keys).")
@@ -21,13 +21,15 @@ struct ShowCommand: ToolSubcommand {
 
     @OptionGroup var target: ReportArguments
 
+    @OptionGroup var debug: DebugDirectoryArguments
+
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
         let report = try target.decoded(environment: environment)
         if json {
             output.write(try JSONRenderer().render(report))
             return
         }
-        let symbolication = noSymbols ? nil : Symbolicator().symbolication(of: report)
+        let symbolication = noSymbols ? nil : debug.symbolication(of: report, environment: environment)
         let renderer = TextRenderer(
             symbols: symbolication?.symbols ?? ReportSymbols(), runtimeFailure: symbolication?.runtimeFailure)
         output.write(renderer.render(report))
