@@ -4,11 +4,13 @@
 /// - the signal;
 /// - the innermost frames of the service's own code (the main executable), as their demangled
 ///   function names without offsets, inlined calls counted as frames of their own; the
-///   runtime's and libc's frames, `_assertionFailure`, `fatalError` and the `Swift runtime
-///   failure: …` pseudo-frame are left out (``RuntimeFrames``), and a function repeated in a
-///   row (a recursion) counts once;
+///   runtime's and libc's frames, the standard library's code compiled into the app (a
+///   specialized `Array.subscript.getter`, known by its linkage name), `_assertionFailure`,
+///   `fatalError` and the `Swift runtime failure: …` pseudo-frame are left out
+///   (``RuntimeFrames``), and a function repeated in a row (a recursion) counts once;
 /// - for a fatal error, its message without the file and line (``FatalErrorMessage``), or for a
-///   `-O` trap the runtime failure's reason.
+///   `-O` trap the runtime failure's reason, or for a `SIGFPE` what its code says
+///   (``ArithmeticFault``).
 ///
 /// A frame of the app that has no name (nothing symbolicated it) stands as `image+0xoffset`.
 /// When no frame is in the app, the innermost frame stands in.
@@ -59,7 +61,7 @@ public struct CrashSignature: Hashable, Sendable, CustomStringConvertible {
         signal = crash.signal.name
         message =
             FatalErrorMessage.stripped(crash.message)
-            ?? RuntimeFrames.failureReason(in: symbols.crash[0] ?? [])
+            ?? RuntimeFrames.failureReason(in: symbols.crash[0] ?? []) ?? ArithmeticFault.reason(crash.signal)
         var frames: [String] = []
         var hasNames = false
         func add(_ name: String) {
@@ -68,7 +70,7 @@ public struct CrashSignature: Hashable, Sendable, CustomStringConvertible {
         for (index, frame) in crash.frames.enumerated() where frames.count < depth {
             guard let image = report.image(of: frame), image.main else { continue }
             if let resolved = symbols.crash[index], !resolved.isEmpty {
-                for symbol in resolved where !RuntimeFrames.isRuntime(symbol.function) {
+                for symbol in resolved where !RuntimeFrames.isRuntime(symbol) {
                     add(symbol.function)
                     hasNames = true
                 }
