@@ -24,8 +24,8 @@ public struct Symbolicator: Sendable {
 
     /// `homeDirectory` defaults to `$HOME`, the directory the reporter shortened to `~`.
     public init(
-        homeDirectory: String? = Symbolicator.environmentHome(), debugDirectories: DebugDirectories = DebugDirectories(),
-        inlineChains: InlineChains? = nil
+        homeDirectory: String? = Symbolicator.environmentHome(),
+        debugDirectories: DebugDirectories = DebugDirectories(), inlineChains: InlineChains? = nil
     ) {
         self.homeDirectory = homeDirectory
         self.debugDirectories = debugDirectories

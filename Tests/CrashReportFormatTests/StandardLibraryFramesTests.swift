@@ -28,7 +28,8 @@ struct StandardLibraryFramesTests {
             FrameSymbol(
                 function: "specialized Array._checkSubscript(_:wasNativeTypeChecked:)", inlined: true,
                 mangledName: "$sSa15_checkSubscript_20wasNativeTypeCheckeds16_DependenceTokenVSi_SbtFSi_Tg5"),
-            FrameSymbol(function: "specialized Array.subscript.getter", inlined: true, mangledName: "$sSayxSicigSi_Tg5"),
+            FrameSymbol(
+                function: "specialized Array.subscript.getter", inlined: true, mangledName: "$sSayxSicigSi_Tg5"),
             FrameSymbol(
                 function: "crashByIndexOutOfRange()", offset: 175,
                 mangledName: "$s9CrashTest22crashByIndexOutOfRanges5NeverOyF"),
