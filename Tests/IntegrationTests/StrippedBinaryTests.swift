@@ -10,10 +10,13 @@ import Testing
 struct StrippedBinaryTests {
     static let hasRelease = Binaries.crashTestBuilds.contains("release")
 
-    /// Runs a tool of binutils, failing the test on a non-zero status.
-    static func binutils(_ arguments: [String]) async throws {
-        let result = try await ChildProcess.run(arguments, environment: ["PATH": "/usr/bin:/bin"])
+    /// Runs a tool of binutils (installed by scripts/ensure-deps.sh), failing the test on a non-zero status.
+    @discardableResult
+    static func binutils(_ arguments: [String]) async throws -> ChildProcess.Result {
+        let result = try await ChildProcess.run(
+            ["/usr/bin/" + arguments[0]] + arguments.dropFirst(), environment: ["PATH": "/usr/bin:/bin"])
         #expect(result.exitCode == 0, "\(arguments.joined(separator: " ")): \(result.stderr)")
+        return result
     }
 
     @Test(
@@ -38,7 +41,7 @@ struct StrippedBinaryTests {
             "objcopy", "--only-keep-debug", Binaries.debug("crash-test").path,
             otherBuild.appendingPathComponent("crash-test.debug").path,
         ])
-        let symbols = try await ChildProcess.run(["nm", binary], environment: ["PATH": "/usr/bin:/bin"])
+        let symbols = try await ChildProcess.run(["/usr/bin/nm", binary], environment: ["PATH": "/usr/bin:/bin"])
         #expect(symbols.stderr.contains("no symbols"), "the binary is stripped: \(symbols.stdout.prefix(200))")
 
         let result = try await sandbox.crash("segfault")
