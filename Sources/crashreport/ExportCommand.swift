@@ -24,9 +24,9 @@ struct ExportCommand: ToolSubcommand {
     @Option(help: "The output format.")
     var format: Format
 
-    @OptionGroup var target: ReportArguments
-
     @OptionGroup var debug: DebugDirectoryArguments
+
+    @OptionGroup var target: ReportArguments
 
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
         let report = try target.decoded(environment: environment)

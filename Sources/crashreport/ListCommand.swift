@@ -13,9 +13,9 @@ struct ListCommand: ToolSubcommand {
     @Flag(help: "Print the list as JSON.")
     var json = false
 
-    @OptionGroup var stateDirectory: StateDirectoryArgument
-
     @OptionGroup var debug: DebugDirectoryArguments
+
+    @OptionGroup var stateDirectory: StateDirectoryArgument
 
     struct Row: Encodable {
         var status: String

@@ -19,9 +19,9 @@ struct ShowCommand: ToolSubcommand {
     @Flag(name: .customLong("no-symbols"), help: "Do not symbolicate.")
     var noSymbols = false
 
-    @OptionGroup var target: ReportArguments
-
     @OptionGroup var debug: DebugDirectoryArguments
+
+    @OptionGroup var target: ReportArguments
 
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
         let report = try target.decoded(environment: environment)

@@ -18,9 +18,9 @@ struct StatsCommand: ToolSubcommand {
     @Flag(help: "Print the groups as JSON.")
     var json = false
 
-    @OptionGroup var stateDirectory: StateDirectoryArgument
-
     @OptionGroup var debug: DebugDirectoryArguments
+
+    @OptionGroup var stateDirectory: StateDirectoryArgument
 
     struct Group: Encodable {
         /// `crash`, `snapshot` or `hang`: one signature never spans two kinds.

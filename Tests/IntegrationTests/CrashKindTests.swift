@@ -48,7 +48,7 @@ struct CrashExpectation: Sendable, CustomTestStringConvertible {
         .init(kind: "float-conversion", signal: trapSignal, codeName: trapCode, function: "crashByFloatConversion"),
         .init(
             kind: "swift-division-by-zero", signal: trapSignal, codeName: trapCode,
-            function: "crashBySwiftDivisionByZero"),
+            function: "crashOnSwiftDivisionByZero"),
         .init(kind: "invalid-range", signal: trapSignal, codeName: trapCode, function: "crashByInvalidRange"),
         .init(
             kind: "precondition", signal: trapSignal, codeName: trapCode, function: "crashByPrecondition",

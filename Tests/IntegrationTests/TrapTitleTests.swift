@@ -34,7 +34,7 @@ struct TrapTitle: Sendable, CustomTestStringConvertible {
         .init(
             kind: "float-conversion", function: "crashByFloatConversion()",
             reason: "Double value cannot be converted to Int because it is either infinite or NaN"),
-        .init(kind: "swift-division-by-zero", function: "crashBySwiftDivisionByZero()", reason: "Division by zero"),
+        .init(kind: "swift-division-by-zero", function: "crashOnSwiftDivisionByZero()", reason: "Division by zero"),
         .init(
             kind: "invalid-range", function: "crashByInvalidRange()",
             reason: "Range requires lowerBound <= upperBound"),

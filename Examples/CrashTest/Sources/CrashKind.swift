@@ -35,7 +35,7 @@ enum CrashKind: String, CaseIterable {
         case .unsignedUnderflow: crashByUnsignedUnderflow()
         case .narrowingConversion: crashByNarrowingConversion()
         case .floatConversion: crashByFloatConversion()
-        case .swiftDivisionByZero: crashBySwiftDivisionByZero()
+        case .swiftDivisionByZero: crashOnSwiftDivisionByZero()
         case .invalidRange: crashByInvalidRange()
         case .precondition: crashByPrecondition()
         case .unownedReference: crashByUnownedReference()

@@ -20,7 +20,7 @@
     Swift.fatalError("unreachable")
 }
 
-@inline(never) func crashBySwiftDivisionByZero() -> Never {
+@inline(never) func crashOnSwiftDivisionByZero() -> Never {
     print(opaque(1) / opaque(0))
     Swift.fatalError("unreachable")
 }
