@@ -11,10 +11,11 @@ enum Transports {
     }
 
     /// Symbols for the transports that want them, from the binaries still on this machine, or
-    /// their debug files in `CRASH_REPORTER_DEBUG_DIRS` and the system's `/usr/lib/debug`.
+    /// the service's own debug file in `CRASH_REPORTER_DEBUG_DIRS` or the system's `/usr/lib/debug`.
     static func symbolicator(environment: [String: String]) -> @Sendable (CrashReport) -> ReportSymbols {
         let listed = DebugDirectories([], environment: environment).paths
-        let symbolicator = Symbolicator(debugDirectories: DebugDirectories(listed + [DebugDirectories.system]))
+        let symbolicator = Symbolicator(
+            debugDirectories: DebugDirectories(listed + [DebugDirectories.system], mainExecutableOnly: true))
         return { report in symbolicator.symbolicate(report) }
     }
 }

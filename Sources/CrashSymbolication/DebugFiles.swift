@@ -17,11 +17,16 @@ public struct DebugDirectories: Sendable, Equatable {
 
     /// The directories, in the order they are searched.
     public var paths: [String]
+    /// Only the main executable's debug file is looked for. The service's worker sets it: the
+    /// runtime's DWARF reader traps on some debug files that other compilers make (Debian's
+    /// `libc6-dbg`, GCC's DWARF 5), and a trap there would end the service (docs/decisions.md).
+    public var mainExecutableOnly: Bool
 
-    public init(_ paths: [String] = []) {
+    public init(_ paths: [String] = [], mainExecutableOnly: Bool = false) {
         var unique: [String] = []
         for path in paths where !path.isEmpty && !unique.contains(path) { unique.append(path) }
         self.paths = unique
+        self.mainExecutableOnly = mainExecutableOnly
     }
 
     /// `given` (e.g. `--debug-dir` options) first, then the directories in `CRASH_REPORTER_DEBUG_DIRS`.
@@ -59,7 +64,7 @@ public struct DebugDirectories: Sendable, Equatable {
     func lookUp(_ image: CrashReport.Image) -> Lookup {
         var lookup = Lookup()
         let wanted = image.buildID.lowercased()
-        guard !wanted.isEmpty else { return lookup }
+        guard !wanted.isEmpty, image.main || !mainExecutableOnly else { return lookup }
         for path in candidates(for: image) {
             do {
                 let file = try ELFImageFile.inspect(path: path)
