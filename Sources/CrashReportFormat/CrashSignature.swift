@@ -5,12 +5,14 @@
 /// - the innermost frames of the service's own code (the main executable), as their demangled
 ///   function names without offsets, inlined calls counted as frames of their own, in call
 ///   order with the crashing thread's async frames (``CallStack``: the functions awaiting the
-///   async function that ran come before the executor's frames); the
-///   runtime's and libc's frames, `_assertionFailure`, `fatalError` and the `Swift runtime
-///   failure: …` pseudo-frame are left out (``RuntimeFrames``), and a function repeated in a
-///   row (a recursion) counts once;
+///   async function that ran come before the executor's frames); the runtime's and libc's
+///   frames, the standard library's code compiled into the app (a specialized
+///   `Array.subscript.getter`, known by its linkage name), `_assertionFailure`, `fatalError` and
+///   the `Swift runtime failure: …` pseudo-frame are left out (``RuntimeFrames``), and a
+///   function repeated in a row (a recursion) counts once;
 /// - for a fatal error, its message without the file and line (``FatalErrorMessage``), or for a
-///   `-O` trap the runtime failure's reason.
+///   `-O` trap the runtime failure's reason, or for a `SIGFPE` what its code says
+///   (``ArithmeticFault``).
 ///
 /// A frame of the app that has no name (nothing symbolicated it) stands as `image+0xoffset`.
 /// When no frame is in the app, the innermost frame stands in.
@@ -61,7 +63,7 @@ public struct CrashSignature: Hashable, Sendable, CustomStringConvertible {
         signal = crash.signal.name
         message =
             FatalErrorMessage.stripped(crash.message)
-            ?? RuntimeFrames.failureReason(in: symbols.crash[0] ?? [])
+            ?? RuntimeFrames.failureReason(in: symbols.crash[0] ?? []) ?? ArithmeticFault.reason(crash.signal)
         var frames: [String] = []
         var hasNames = false
         func add(_ name: String) {
@@ -74,7 +76,7 @@ public struct CrashSignature: Hashable, Sendable, CustomStringConvertible {
         for (index, frame) in (stack?.frames ?? []).enumerated() where frames.count < depth {
             guard let image = report.image(of: frame), image.main else { continue }
             if let resolved = stack?.symbols[index], !resolved.isEmpty {
-                for symbol in resolved where !RuntimeFrames.isRuntime(symbol.function) {
+                for symbol in resolved where !RuntimeFrames.isRuntime(symbol) {
                     add(symbol.function)
                     hasNames = true
                 }

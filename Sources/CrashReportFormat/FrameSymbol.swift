@@ -15,13 +15,21 @@ public struct FrameSymbol: Sendable, Equatable {
     public var offset: UInt64?
     /// This call was inlined into the next entry of the same frame.
     public var inlined: Bool
+    /// The symbol's linkage name (`$sSa…` for a Swift function), when it differs from
+    /// ``function``: it says which module a function belongs to, which the demangled name may not
+    /// (`specialized Array.subscript.getter` is the standard library's, compiled into the app).
+    public var mangledName: String?
 
-    public init(function: String, file: String? = nil, line: Int? = nil, offset: UInt64? = nil, inlined: Bool = false) {
+    public init(
+        function: String, file: String? = nil, line: Int? = nil, offset: UInt64? = nil, inlined: Bool = false,
+        mangledName: String? = nil
+    ) {
         self.function = function
         self.file = file
         self.line = line
         self.offset = offset
         self.inlined = inlined
+        self.mangledName = mangledName
     }
 
     /// `function + 12 at file:line`, as the text renderer prints it.

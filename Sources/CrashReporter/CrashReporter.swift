@@ -214,7 +214,7 @@ public enum CrashReporter {
             store: store,
             transport: transport,
             policy: config.delivery.policy,
-            symbolicate: Transports.symbolicator,
+            symbolicate: Transports.symbolicator(environment: config.delivery.environment),
             // The environment the service was started with, as `start` read it.
             isAllowed: { [environment = config.delivery.environment] in
                 CrashReportingChoice.isEnabled(stateDirectory: stateDirectory, environment: environment)

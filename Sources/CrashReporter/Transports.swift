@@ -12,8 +12,12 @@ enum Transports {
             diagnose: { Diagnostics.report($0, level: .warning) })
     }
 
-    /// Symbols for the transports that want them, from the binaries still on this machine.
-    static let symbolicator: (@Sendable (CrashReport) -> ReportSymbols)? = { report in
-        Symbolicator().symbolicate(report)
+    /// Symbols for the transports that want them, from the binaries still on this machine, or
+    /// the service's own debug file in `CRASH_REPORTER_DEBUG_DIRS` or the system's `/usr/lib/debug`.
+    static func symbolicator(environment: [String: String]) -> @Sendable (CrashReport) -> ReportSymbols {
+        let listed = DebugDirectories([], environment: environment).paths
+        let symbolicator = Symbolicator(
+            debugDirectories: DebugDirectories(listed + [DebugDirectories.system], mainExecutableOnly: true))
+        return { report in symbolicator.symbolicate(report) }
     }
 }

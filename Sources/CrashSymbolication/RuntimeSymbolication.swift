@@ -120,9 +120,10 @@ import CrashReporterSupport
                 line = location.line > 0 ? location.line : nil
             }
             let offset: UInt64? = inlined || symbol.offset < 0 ? nil : UInt64(symbol.offset)
+            let mangled = symbol.rawName != symbol.name ? symbol.rawName : nil
             return FrameSymbol(
                 function: AsyncFunctionName.owner(of: symbol.name), file: file, line: line, offset: offset,
-                inlined: inlined)
+                inlined: inlined, mangledName: mangled)
         }
 
         private static func bytes(ofHex hex: String) -> [UInt8] {

@@ -5,8 +5,10 @@ import CrashReportFormat
 ///
 /// An image is used only when its file is on disk (a leading `~` is the given home directory)
 /// **and** its GNU build id equals the one in the report: a rebuilt or upgraded binary at the
-/// same path would give plausible but wrong answers, so it gives none. Frames in other images
-/// keep their raw address (the report always keeps addresses and build ids, for a server).
+/// same path would give plausible but wrong answers, so it gives none. A debug file with the
+/// image's build id in one of ``debugDirectories`` is used instead of the binary (a stripped
+/// binary has no symbols of its own). Frames in other images keep their raw address (the
+/// report always keeps addresses and build ids, for a server).
 ///
 /// The symbol lookup, DWARF line tables, inlined frames and demangling are the Swift runtime's
 /// own (the toolchain's `Runtime` module, `libswiftRuntime.so`), which ships with every Swift
@@ -14,10 +16,20 @@ import CrashReportFormat
 public struct Symbolicator: Sendable {
     /// What replaces a leading `~` in an image path; `nil` leaves such images unresolved.
     public var homeDirectory: String?
+    /// Where debug files are looked for by build id and by name (``DebugDirectories``).
+    public var debugDirectories: DebugDirectories
+    /// Where the inlined calls the runtime leaves out are read from (the tools' `llvm-symbolizer`);
+    /// nil: the runtime's answers only.
+    public var inlineChains: InlineChains?
 
     /// `homeDirectory` defaults to `$HOME`, the directory the reporter shortened to `~`.
-    public init(homeDirectory: String? = Symbolicator.environmentHome()) {
+    public init(
+        homeDirectory: String? = Symbolicator.environmentHome(),
+        debugDirectories: DebugDirectories = DebugDirectories(), inlineChains: InlineChains? = nil
+    ) {
         self.homeDirectory = homeDirectory
+        self.debugDirectories = debugDirectories
+        self.inlineChains = inlineChains
     }
 
     /// Symbols for the crash's frames and every thread's, innermost inlined call first (the
@@ -36,20 +48,40 @@ public struct Symbolicator: Sendable {
         let allFrames = stacks.flatMap { $0 }
         var statuses: [Int: Symbolication.ImageStatus] = [:]
         var usable: [Int: UsableImage] = [:]
+        var notes: [String] = []
         for index in Set(allFrames.compactMap(\.imageIndex)).sorted()
         where report.images.indices.contains(index) {
             let image = report.images[index]
-            let (status, file) = resolve(image)
+            var (status, file) = resolve(image)
+            if !debugDirectories.paths.isEmpty, status != .noBuildID {
+                let lookup = debugDirectories.lookUp(image)
+                notes += lookup.notes
+                if let found = lookup.found {
+                    (status, file) = (.debugFile(path: found.path), found.file)
+                }
+            }
             statuses[index] = status
-            if let file, case .matched(let path) = status {
-                usable[index] = UsableImage(image: image, path: path, loadEnd: file.loadEnd, identity: file.identity)
+            switch status {
+            case .matched(let path), .debugFile(let path):
+                if let file {
+                    usable[index] = UsableImage(
+                        image: image, path: path, loadEnd: file.loadEnd, identity: file.identity)
+                }
+            default:
+                break
             }
         }
         guard !usable.isEmpty else {
-            return Symbolication(symbols: ReportSymbols(), runtimeFailure: nil, images: statuses)
+            return Symbolication(symbols: ReportSymbols(), runtimeFailure: nil, images: statuses, notes: notes)
         }
-        let (flat, failure) = RuntimeSymbolication.run(
+        var (flat, failure) = RuntimeSymbolication.run(
             frames: allFrames, images: usable, architecture: report.os.machine)
+        if let inlineChains {
+            flat = inlineChains.complete(flat, frames: allFrames, images: usable)
+            if failure == nil, crashFrames.first?.trust == .context {
+                failure = flat[0]?.first { $0.function.hasPrefix(RuntimeFrames.failurePrefix) }?.function
+            }
+        }
         // Back from one flat list to each stack's own frame indices.
         var perStack: [[Int: [FrameSymbol]]] = []
         var start = 0
@@ -74,7 +106,7 @@ public struct Symbolicator: Sendable {
         let runtimeFailure = crashFrames.isEmpty ? nil : failure
         return Symbolication(
             symbols: ReportSymbols(crash: perStack[0], threads: threads, asyncFrames: asyncFrames),
-            runtimeFailure: runtimeFailure, images: statuses)
+            runtimeFailure: runtimeFailure, images: statuses, notes: notes)
     }
 
     /// The path of an image's file on this machine: `~` expanded, `nil` for the vDSO and other
@@ -121,6 +153,9 @@ public struct Symbolication: Sendable, Equatable {
     public enum ImageStatus: Sendable, Equatable {
         /// The file is there with the report's build id: its frames were symbolicated.
         case matched(path: String)
+        /// A debug file with the report's build id, found in a debug directory: its frames were
+        /// symbolicated from it (whatever is at the image's own path).
+        case debugFile(path: String)
         /// The report has no build id for the image, so no file can be trusted for it.
         case noBuildID
         /// The image has no file path (the vDSO), or it starts with `~` and no home is known.
@@ -143,11 +178,17 @@ public struct Symbolication: Sendable, Equatable {
     public var runtimeFailure: String?
     /// By image index, for each image that a frame (of the crash or of any thread) points into.
     public var images: [Int: ImageStatus]
+    /// Debug files found in the debug directories that could not be used (another build's, or
+    /// unreadable), one line each, for a tool to show.
+    public var notes: [String]
 
-    public init(symbols: ReportSymbols, runtimeFailure: String?, images: [Int: ImageStatus]) {
+    public init(
+        symbols: ReportSymbols, runtimeFailure: String?, images: [Int: ImageStatus], notes: [String] = []
+    ) {
         self.symbols = symbols
         self.runtimeFailure = runtimeFailure
         self.images = images
+        self.notes = notes
     }
 }
 

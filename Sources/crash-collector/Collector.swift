@@ -26,7 +26,8 @@ final class Collector: Sendable {
     ) throws(FileError) {
         self.configuration = configuration
         try DataDirectory.create(configuration.dataDirectory)
-        let symbolicator = Symbolicator()
+        let symbolicator = Symbolicator(
+            debugDirectories: configuration.debugDirectories, inlineChains: configuration.inlineChains)
         reports = try CollectorReportStore(dataDirectory: configuration.dataDirectory, symbolicator: symbolicator)
         views = SymbolicatedViews(symbolicator: symbolicator)
         sentryEvents = try SentryEventStore(dataDirectory: configuration.dataDirectory)

@@ -1,3 +1,5 @@
+import CrashSymbolication
+
 /// Everything the command line sets.
 struct Configuration: Sendable, Equatable {
     var host = "127.0.0.1"
@@ -26,4 +28,8 @@ struct Configuration: Sendable, Equatable {
     var failNext: FaultInjection.Plan?
     /// `Retry-After` for failures injected with status 429 or 503.
     var retryAfterSeconds = 1
+    /// Where the debug files of stripped binaries are (`--debug-dir`, `CRASH_REPORTER_DEBUG_DIRS`).
+    var debugDirectories = DebugDirectories()
+    /// The toolchain's `llvm-symbolizer` when it is on `PATH`, for the inlined calls the runtime leaves out.
+    var inlineChains: InlineChains?
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrashSymbolication
 import Dispatch
 import Foundation
 
@@ -32,6 +33,8 @@ struct CrashCollector: ParsableCommand {
             ENVIRONMENT:
               CRASH_COLLECTOR_FAIL_NEXT="N STATUS"
                                       The same as --fail-next N STATUS.
+              CRASH_REPORTER_DEBUG_DIRS=DIR:DIR
+                                      More debug directories, searched after --debug-dir.
             """,
         version: "crash-collector 0.1.0")
 
@@ -97,6 +100,14 @@ struct CrashCollector: ParsableCommand {
     @Option(help: ArgumentHelp("Retry-After sent with an injected 429 or 503.", valueName: "seconds"))
     var retryAfter = Configuration().retryAfterSeconds
 
+    @Option(
+        name: .customLong("debug-dir"),
+        help: ArgumentHelp(
+            "A directory of debug files (DIR/.build-id/ab/cdef….debug or DIR/NAME.debug) to name the frames of "
+                + "stripped binaries; repeatable.",
+            valueName: "dir"))
+    var debugDirectories: [String] = []
+
     func validate() throws {
         _ = try configuration(environment: ProcessInfo.processInfo.environment)
     }
@@ -143,6 +154,9 @@ struct CrashCollector: ParsableCommand {
             configuration.failNext = plan
         }
         configuration.failNext?.retryAfter = configuration.retryAfterSeconds
+        if debugDirectories.contains("") { throw ValidationError("--debug-dir needs a directory") }
+        configuration.debugDirectories = DebugDirectories(debugDirectories, environment: environment)
+        configuration.inlineChains = InlineChains.find(environment: environment)
         return configuration
     }
 

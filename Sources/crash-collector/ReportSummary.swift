@@ -26,8 +26,9 @@ struct ReportSummary: Sendable, Equatable {
     /// again when the collector starts.
     var rule: Int
 
-    /// The rule ``signature`` follows today: 1 was by offsets, 2 by names.
-    static let currentRule = 2
+    /// The rule ``signature`` follows today: 1 was by offsets, 2 by names, 3 by names without
+    /// the standard library's code inlined into the app and with the fault's reason.
+    static let currentRule = 3
 
     /// The summary of `report`, its signature by the names `signatures` finds.
     init(_ report: CrashReport, signatures: SignatureCache) {

@@ -55,7 +55,7 @@ enum StackTable {
         }
         var html = ""
         for (position, symbol) in resolved.enumerated() {
-            let inApp = image?.main == true && !RuntimeFrames.isRuntime(symbol.function)
+            let inApp = image?.main == true && !RuntimeFrames.isRuntime(symbol)
             var function = "<span class=\"fn\">\(HTMLPage.escape(symbol.function))</span>"
             if symbol.inlined { function += " <span class=\"muted\">inlined</span>" }
             if position == resolved.count - 1 { function += repeated }

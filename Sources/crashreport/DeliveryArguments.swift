@@ -12,6 +12,8 @@ struct DeliveryArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Sentry DSN (default: SENTRY_DSN).", valueName: "dsn"))
     var dsn: String?
 
+    @OptionGroup var debug: DebugDirectoryArguments
+
     @Option(
         help: ArgumentHelp(
             "OpenTelemetry logs endpoint, used as is (default: OTEL_EXPORTER_OTLP_LOGS_ENDPOINT, else "
@@ -98,7 +100,9 @@ struct DeliveryArguments: ParsableArguments {
             store: ReportStore(stateDirectory: directory),
             transport: transport,
             policy: configuration.policy,
-            symbolicate: { Symbolicator().symbolicate($0) },
+            symbolicate: { [symbolicator = debug.symbolicator(environment: environment)] in
+                symbolicator.symbolicate($0)
+            },
             // The service's stored opt-out, and the operators' override, apply here too.
             isAllowed: { CrashReportingChoice.isEnabled(stateDirectory: directory, environment: environment) })
         deliverer.limits = configuration.limits

@@ -24,6 +24,8 @@ struct ExportCommand: ToolSubcommand {
     @Option(help: "The output format.")
     var format: Format
 
+    @OptionGroup var debug: DebugDirectoryArguments
+
     @OptionGroup var target: ReportArguments
 
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
@@ -33,7 +35,7 @@ struct ExportCommand: ToolSubcommand {
             output.write(try JSONRenderer().render(report))
         case .sentryEnvelope:
             let data = try SentryEnvelope.make(
-                report: report, symbols: Symbolicator().symbolicate(report),
+                report: report, symbols: debug.symbolication(of: report, environment: environment).symbols,
                 release: DeliveryConfiguration.release(environment: environment)
                     ?? (report.app.version.isEmpty ? nil : report.app.version),
                 environment: DeliveryConfiguration.sentryEnvironment(environment: environment)

@@ -13,6 +13,8 @@ struct ListCommand: ToolSubcommand {
     @Flag(help: "Print the list as JSON.")
     var json = false
 
+    @OptionGroup var debug: DebugDirectoryArguments
+
     @OptionGroup var stateDirectory: StateDirectoryArgument
 
     struct Row: Encodable {
@@ -38,8 +40,7 @@ struct ListCommand: ToolSubcommand {
         }
     }
 
-    static func rows(in directory: String) -> [Row] {
-        let symbolicator = Symbolicator()
+    static func rows(in directory: String, symbolicator: Symbolicator = Symbolicator()) -> [Row] {
         return Locations.allReports(in: directory).map { entry in
             let id = ReportStore.id(of: entry.path)
             do {
@@ -59,7 +60,9 @@ struct ListCommand: ToolSubcommand {
     }
 
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
-        let rows = Self.rows(in: try stateDirectory.resolved(environment: environment))
+        let rows = Self.rows(
+            in: try stateDirectory.resolved(environment: environment),
+            symbolicator: debug.symbolicator(environment: environment))
         if json {
             output.write(try prettyJSON(rows))
             return

@@ -10,7 +10,7 @@ struct ShowCommand: ToolSubcommand {
         discussion: """
             The report is validated against its schema version (1 to 3) first; a damaged or foreign file is refused \
             with a one-line reason. Frames are symbolicated when the binary with the same build id is on \
-            this machine.
+            this machine, or its debug file is in a --debug-dir (or CRASH_REPORTER_DEBUG_DIRS) directory.
             """)
 
     @Flag(help: "Print the report as JSON (pretty, sorted keys).")
@@ -18,6 +18,8 @@ struct ShowCommand: ToolSubcommand {
 
     @Flag(name: .customLong("no-symbols"), help: "Do not symbolicate.")
     var noSymbols = false
+
+    @OptionGroup var debug: DebugDirectoryArguments
 
     @OptionGroup var target: ReportArguments
 
@@ -27,7 +29,7 @@ struct ShowCommand: ToolSubcommand {
             output.write(try JSONRenderer().render(report))
             return
         }
-        let symbolication = noSymbols ? nil : Symbolicator().symbolication(of: report)
+        let symbolication = noSymbols ? nil : debug.symbolication(of: report, environment: environment)
         let renderer = TextRenderer(
             symbols: symbolication?.symbols ?? ReportSymbols(), runtimeFailure: symbolication?.runtimeFailure)
         output.write(renderer.render(report))

@@ -18,6 +18,8 @@ struct StatsCommand: ToolSubcommand {
     @Flag(help: "Print the groups as JSON.")
     var json = false
 
+    @OptionGroup var debug: DebugDirectoryArguments
+
     @OptionGroup var stateDirectory: StateDirectoryArgument
 
     struct Group: Encodable {
@@ -52,10 +54,11 @@ struct StatsCommand: ToolSubcommand {
         }
     }
 
-    static func groups(in directory: String) -> (groups: [Group], damaged: Int) {
+    static func groups(in directory: String, symbolicator: Symbolicator = Symbolicator()) -> (
+        groups: [Group], damaged: Int
+    ) {
         var byKey: [CrashSignature: [CrashReport]] = [:]
         var damaged = 0
-        let symbolicator = Symbolicator()
         for entry in Locations.allReports(in: directory) {
             guard let report = try? ReportDecoding.decode(file: entry.path) else {
                 damaged += 1
@@ -95,7 +98,9 @@ struct StatsCommand: ToolSubcommand {
     }
 
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
-        let (groups, damaged) = Self.groups(in: try stateDirectory.resolved(environment: environment))
+        let (groups, damaged) = Self.groups(
+            in: try stateDirectory.resolved(environment: environment),
+            symbolicator: debug.symbolicator(environment: environment))
         if json {
             output.write(try prettyJSON(groups))
             return

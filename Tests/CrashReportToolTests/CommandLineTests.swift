@@ -80,7 +80,9 @@ struct ArgumentParsingTests {
     @Test func usageErrorsShowTheSubcommandsUsage() {
         let run = CommandRunTests.run(["show"])
         let lines = run.errors.split(separator: "\n").map(String.init)
-        #expect(lines.contains("Usage: crashreport show [--json] [--no-symbols] [--dir <dir>] <id-or-file>"))
+        #expect(
+            lines.contains(
+                "Usage: crashreport show [--json] [--no-symbols] [--debug-dir <dir> ...] [--dir <dir>] <id-or-file>"))
         #expect(lines.last == "  See 'crashreport show --help' for more information.")
     }
 }

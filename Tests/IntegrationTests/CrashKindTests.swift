@@ -40,6 +40,22 @@ struct CrashExpectation: Sendable, CustomTestStringConvertible {
             message: "Index out of range", messageInRelease: false),
         .init(kind: "overflow", signal: trapSignal, codeName: trapCode, function: "crashByOverflow"),
         .init(kind: "divide-by-zero", signal: SIGFPE, codeName: "FPE_INTDIV", function: "crash_test_divide"),
+        .init(
+            kind: "unsigned-underflow", signal: trapSignal, codeName: trapCode, function: "crashByUnsignedUnderflow"),
+        .init(
+            kind: "narrowing-conversion", signal: trapSignal, codeName: trapCode,
+            function: "crashByNarrowingConversion"),
+        .init(kind: "float-conversion", signal: trapSignal, codeName: trapCode, function: "crashByFloatConversion"),
+        .init(
+            kind: "swift-division-by-zero", signal: trapSignal, codeName: trapCode,
+            function: "crashOnSwiftDivisionByZero"),
+        .init(kind: "invalid-range", signal: trapSignal, codeName: trapCode, function: "crashByInvalidRange"),
+        .init(
+            kind: "precondition", signal: trapSignal, codeName: trapCode, function: "crashByPrecondition",
+            message: "Precondition failed: crash-test precondition on purpose", messageInRelease: false),
+        .init(
+            kind: "unowned-reference", signal: SIGABRT, codeName: "SI_TKILL", function: "crashByUnownedReference",
+            message: "Attempted to read an unowned reference"),
         .init(kind: "stack-overflow", signal: SIGSEGV, codeName: "SEGV_", function: "recurseUntilOverflow"),
         .init(
             kind: "thread-stack-overflow", signal: SIGSEGV, codeName: "SEGV_", function: "recurseUntilOverflow",

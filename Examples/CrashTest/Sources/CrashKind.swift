@@ -8,6 +8,13 @@ enum CrashKind: String, CaseIterable {
     case indexOutOfRange = "index-out-of-range"
     case overflow
     case divideByZero = "divide-by-zero"
+    case unsignedUnderflow = "unsigned-underflow"
+    case narrowingConversion = "narrowing-conversion"
+    case floatConversion = "float-conversion"
+    case swiftDivisionByZero = "swift-division-by-zero"
+    case invalidRange = "invalid-range"
+    case precondition
+    case unownedReference = "unowned-reference"
     case stackOverflow = "stack-overflow"
     case threadStackOverflow = "thread-stack-overflow"
     case earlyThreadStackOverflow = "early-thread-stack-overflow"
@@ -25,6 +32,13 @@ enum CrashKind: String, CaseIterable {
         case .indexOutOfRange: crashByIndexOutOfRange()
         case .overflow: crashByOverflow()
         case .divideByZero: crashByDivideByZero()
+        case .unsignedUnderflow: crashByUnsignedUnderflow()
+        case .narrowingConversion: crashByNarrowingConversion()
+        case .floatConversion: crashByFloatConversion()
+        case .swiftDivisionByZero: crashOnSwiftDivisionByZero()
+        case .invalidRange: crashByInvalidRange()
+        case .precondition: crashByPrecondition()
+        case .unownedReference: crashByUnownedReference()
         case .stackOverflow: crashByStackOverflow()
         case .threadStackOverflow: crashByThreadStackOverflow()
         case .earlyThreadStackOverflow: waitForEarlyThread()

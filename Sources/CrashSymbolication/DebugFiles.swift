@@ -1,0 +1,89 @@
+import CrashReportFormat
+
+/// Where the symbols of a stripped image are: the directories that hold debug files
+/// (`objcopy --only-keep-debug`), looked up the way gdb, elfutils and debuginfod do:
+///
+/// 1. `DIR/.build-id/ab/cdef….debug`: the first byte of the build id in hex, then the rest;
+/// 2. `DIR/NAME.debug`: the image's file name with `.debug` added.
+///
+/// A candidate is used only when its own `NT_GNU_BUILD_ID` equals the report's build id for the
+/// image; one from another build is passed over with a note, as a binary from another build is.
+/// See docs/symbolication.md.
+public struct DebugDirectories: Sendable, Equatable {
+    /// The variable the tools and the service read: directories separated by `:`.
+    public static let variable = "CRASH_REPORTER_DEBUG_DIRS"
+    /// Where the system's package manager puts debug files (Debian's `-dbgsym`, Fedora's `-debuginfo`).
+    public static let system = "/usr/lib/debug"
+
+    /// The directories, in the order they are searched.
+    public var paths: [String]
+    /// Only the main executable's debug file is looked for. The service's worker sets it: the
+    /// runtime's DWARF reader traps on some debug files that other compilers make (Debian's
+    /// `libc6-dbg`, GCC's DWARF 5), and a trap there would end the service (docs/decisions.md).
+    public var mainExecutableOnly: Bool
+
+    public init(_ paths: [String] = [], mainExecutableOnly: Bool = false) {
+        var unique: [String] = []
+        for path in paths where !path.isEmpty && !unique.contains(path) { unique.append(path) }
+        self.paths = unique
+        self.mainExecutableOnly = mainExecutableOnly
+    }
+
+    /// `given` (e.g. `--debug-dir` options) first, then the directories in `CRASH_REPORTER_DEBUG_DIRS`.
+    public init(_ given: [String], environment: [String: String]) {
+        let listed = (environment[Self.variable] ?? "").split(separator: ":").map(String.init)
+        self.init(given + listed)
+    }
+
+    /// The candidate files for `image`, in the order they are tried.
+    public func candidates(for image: CrashReport.Image) -> [String] {
+        let buildID = image.buildID.lowercased()
+        let name = image.name
+        return paths.flatMap { directory -> [String] in
+            let base = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
+            var files: [String] = []
+            if buildID.count > 2, buildID.allSatisfy(\.isHexDigit) {
+                files.append("\(base)/.build-id/\(buildID.prefix(2))/\(buildID.dropFirst(2)).debug")
+            }
+            if !name.isEmpty, !name.contains("/"), name != "." && name != ".." {
+                files.append("\(base)/\(name).debug")
+            }
+            return files
+        }
+    }
+
+    /// What looking for `image`'s debug file found.
+    struct Lookup {
+        /// The first candidate with the image's build id, and what it holds.
+        var found: (path: String, file: ELFImageFile)?
+        /// Candidates that are there but could not be used, each with its reason.
+        var notes: [String] = []
+    }
+
+    /// The first candidate for `image` whose build id is the report's.
+    func lookUp(_ image: CrashReport.Image) -> Lookup {
+        var lookup = Lookup()
+        let wanted = image.buildID.lowercased()
+        guard !wanted.isEmpty, image.main || !mainExecutableOnly else { return lookup }
+        for path in candidates(for: image) {
+            do {
+                let file = try ELFImageFile.inspect(path: path)
+                if file.buildID == wanted {
+                    lookup.found = (path, file)
+                    return lookup
+                }
+                let onDisk = file.buildID.isEmpty ? "no build id" : "build id \(file.buildID)"
+                lookup.notes.append("\(path): \(onDisk), not the report's \(wanted) for \(image.name); ignored")
+            } catch {
+                switch error {
+                case .missing: continue
+                case .notAFile: lookup.notes.append("\(path): not a regular file; ignored")
+                case .unreadable(let reason): lookup.notes.append("\(path): \(reason); ignored")
+                case .notELF: lookup.notes.append("\(path): not an ELF file; ignored")
+                case .unsupported(let reason): lookup.notes.append("\(path): \(reason); ignored")
+                }
+            }
+        }
+        return lookup
+    }
+}

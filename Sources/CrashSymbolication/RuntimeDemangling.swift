@@ -1,0 +1,16 @@
+#if os(Linux) && canImport(Runtime)
+    @_spi(Internal) internal import Runtime
+
+    /// Names as the runtime's symbolicator gives them (its demangler, in its simplified form:
+    /// `specialized Array.subscript.getter`), for names found elsewhere (``InlineChains``).
+    enum RuntimeDemangling {
+        static func name(of rawName: String) -> String {
+            SymbolicatedBacktrace.Symbol(imageIndex: 0, imageName: "", rawName: rawName, offset: 0, sourceLocation: nil)
+                .name
+        }
+    }
+#else
+    enum RuntimeDemangling {
+        static func name(of rawName: String) -> String { rawName }
+    }
+#endif

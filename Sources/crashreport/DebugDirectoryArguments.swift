@@ -1,0 +1,37 @@
+import ArgumentParser
+import CrashReportFormat
+import CrashSymbolication
+
+/// `--debug-dir DIR`, repeatable, for the commands that symbolicate (`show`, `export`, `list`,
+/// `stats`, `upload`): where the debug files of stripped binaries are, searched before the
+/// directories in `CRASH_REPORTER_DEBUG_DIRS` (docs/symbolication.md).
+struct DebugDirectoryArguments: ParsableArguments {
+    @Option(
+        name: .customLong("debug-dir"),
+        help: ArgumentHelp(
+            "A directory of debug files (DIR/.build-id/ab/cdef….debug or DIR/NAME.debug), checked by build id; "
+                + "repeatable (also: CRASH_REPORTER_DEBUG_DIRS).",
+            valueName: "dir"))
+    var debugDirectories: [String] = []
+
+    func validate() throws {
+        for directory in debugDirectories { try requireNonEmpty(directory, "--debug-dir") }
+    }
+
+    /// A symbolicator that also looks in the given directories, then the variable's, and takes
+    /// the inlined calls the runtime leaves out from the toolchain's `llvm-symbolizer` when it
+    /// is on `PATH`.
+    func symbolicator(environment: [String: String]) -> Symbolicator {
+        Symbolicator(
+            debugDirectories: DebugDirectories(debugDirectories, environment: environment),
+            inlineChains: InlineChains.find(environment: environment))
+    }
+
+    /// Symbolicates `report`, writing a note to standard error for each debug file passed over.
+    func symbolication(of report: CrashReport, environment: [String: String]) -> Symbolication {
+        let result = symbolicator(environment: environment).symbolication(of: report)
+        var errors = StandardStream.error
+        for note in result.notes { errors.write("note: \(note)\n") }
+        return result
+    }
+}
