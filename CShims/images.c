@@ -189,6 +189,9 @@ int scr_images_find(uintptr_t address) {
     return -1;
 }
 
+// Async-signal-safe: whether image `index` is the executable.
+bool scr_images_is_main(int index) { return index >= 0 && index < g_images.count && g_images.images[index].main; }
+
 // Async-signal-safe.
 size_t scr_images_reserved_bytes(void) { return g_images.mapped; }
 

@@ -14,6 +14,8 @@ enum CrashKind: String, CaseIterable {
     case backgroundThread = "background-thread"
     case twoThreads = "two-threads"
     case task
+    case asyncCrash = "async-crash"
+    case asyncDeep = "async-deep"
 
     func perform() -> Never {
         switch self {
@@ -31,6 +33,8 @@ enum CrashKind: String, CaseIterable {
         case .backgroundThread: crashOnBackgroundThread()
         case .twoThreads: crashOnTwoThreads()
         case .task: crashInTask()
+        case .asyncCrash: crashAfterAwaits()
+        case .asyncDeep: crashDeepInAwaits()
         }
     }
 }

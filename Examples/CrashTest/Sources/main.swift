@@ -55,6 +55,7 @@ let usage = """
       CRASH_TEST_BREADCRUMB_THREADS crash: N threads record breadcrumbs without pause meanwhile
       CRASH_TEST_WAIT_UNTIL_GONE   crash: wait until this path is gone first (30 s at most)
       CRASH_TEST_FILL_DESCRIPTORS  crash: 1 fills the descriptor table first
+      CRASH_TEST_ASYNC_DEPTH       crash async-deep: how many awaits deep it faults (default 100)
     """
 
 let environment = ProcessInfo.processInfo.environment
