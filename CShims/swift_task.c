@@ -80,10 +80,12 @@ __attribute__((no_sanitize("address", "thread"), noinline)) static uintptr_t rea
     return __atomic_load_n((const uintptr_t *)address, __ATOMIC_RELAXED);
 }
 
+// Async-signal-safe: as read_word.
 __attribute__((no_sanitize("address", "thread"), noinline)) static uint32_t read_u32(uintptr_t address) {
     return __atomic_load_n((const uint32_t *)address, __ATOMIC_RELAXED);
 }
 
+// Async-signal-safe: as read_word.
 __attribute__((no_sanitize("address", "thread"), noinline)) static uint8_t read_byte(uintptr_t address) {
     return __atomic_load_n((const uint8_t *)address, __ATOMIC_RELAXED);
 }

@@ -36,6 +36,10 @@ if arguments.contains("--runs-only") {
     try RunRecordBenchmark.run(binary: crashTest, runs: quick ? 5 : 40).forEach { print($0) }
     exit(0)
 }
+if arguments.contains("--async-only") {
+    try AsyncBenchmark.run(binary: crashTest, runs: quick ? 5 : 30).forEach { print($0) }
+    exit(0)
+}
 if arguments.contains("--logging-only") {
     LoggingBenchmark.run().forEach { print($0) }
     exit(0)
@@ -81,6 +85,8 @@ WatchBenchmark.run(
 print("")
 SlowClientsBenchmark.run(collector: executableDirectory.appendingPathComponent("crash-collector").path)
     .forEach { print($0) }
+print("\n## Async frames: the walk at a crash\n")
+try AsyncBenchmark.run(binary: crashTest, runs: quick ? 5 : 30).forEach { print($0) }
 print("\n## Every thread\n")
 try ThreadsBenchmark.crashes(binary: crashTest, runs: quick ? 5 : 20).forEach { print($0) }
 print("")

@@ -78,6 +78,12 @@ struct CrashPathProbeTests {
             #expect(log.loaded && log.writerHook, "\(build): the probe ran and found the writer hook")
             #expect(log.violations.isEmpty, "\(build) \(expectation.kind): \(log.violations)")
             #expect(reports.count == 1, "\(build): the report was written under the probe")
+            if expectation.kind.hasPrefix("async-") {
+                // The async walk and the task's name ran under the probe too.
+                let crashed = reports.first?.threads.first ?? [:]
+                #expect((crashed["async_frames"] as? [Any])?.isEmpty == false, "\(build): no async frames")
+                #expect((crashed["task"] as? [String: Any])?["name"] is String, "\(build): no task name")
+            }
         }
     }
 

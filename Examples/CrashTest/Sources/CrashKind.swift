@@ -16,6 +16,10 @@ enum CrashKind: String, CaseIterable {
     case task
     case asyncCrash = "async-crash"
     case asyncDeep = "async-deep"
+    case asyncOtherThread = "async-other-thread"
+
+    /// Whether the crash writes its own fault time (markFaultTime): a task crashes after it sleeps.
+    var marksItsFaultTime: Bool { self == .asyncCrash || self == .asyncDeep }
 
     func perform() -> Never {
         switch self {
@@ -35,6 +39,7 @@ enum CrashKind: String, CaseIterable {
         case .task: crashInTask()
         case .asyncCrash: crashAfterAwaits()
         case .asyncDeep: crashDeepInAwaits()
+        case .asyncOtherThread: crashBesideBlockedTask()
         }
     }
 }
