@@ -84,7 +84,7 @@ typedef struct scr_frame {
 // ---- Swift async frames and the running task (async_frames.c, swift_task.c) ------------------
 // docs/async-capture.md has the runtime's layouts these files read, and why each read is safe.
 #define SCR_MAX_ASYNC_FRAMES 64  // resume points kept per thread (the schema's maxItems)
-#define SCR_ASYNC_SCAN_FRAMES 64 // synchronous frames whose registers are kept for the search
+#define SCR_ASYNC_SCAN_FRAMES 32 // synchronous frames whose registers are kept for the search
 #define SCR_TASK_NAME_MAX 63     // bytes of a task's name in the report
 
 // The Swift task a thread was running, read by that thread itself (swift_task.c).

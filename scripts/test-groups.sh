@@ -7,4 +7,4 @@ unit_tests+='|CrashReporterHTTPTests'
 # The integrations' tests (they start the reporter in child processes, deliver to a loopback receiver):
 integration_tests='CrashReporterLoggingTests|CrashReporterLifecycleTests'
 # The C core's tests and the tests that crash real children:
-crash_tests='CrashReporterTests|IntegrationTests\.(CrashKindTests|HandlerBehaviourTests|ThreadInterpositionTests|ThreadCaptureTests|SnapshotTests|CrashWriteFaultTests)'
+crash_tests='CrashReporterTests|IntegrationTests\.(CrashKindTests|HandlerBehaviourTests|ThreadInterpositionTests|ThreadCaptureTests|SnapshotTests|CrashWriteFaultTests|AsyncCaptureTests)'

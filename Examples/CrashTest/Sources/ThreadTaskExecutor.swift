@@ -1,3 +1,4 @@
+import CCrashTestSupport
 import Foundation
 
 /// A task executor with one thread of its own (`task-executor`), for `async-other-thread`: a task
@@ -18,6 +19,7 @@ final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
     /// Starts the thread that runs the jobs, one after the other, for good.
     func start() {
         let thread = Thread { [self] in
+            crash_test_name_thread("task-executor")
             while true {
                 condition.lock()
                 while jobs.isEmpty { condition.wait() }
@@ -26,7 +28,6 @@ final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
                 job.runSynchronously(on: asUnownedTaskExecutor())
             }
         }
-        thread.name = "task-executor"
         thread.start()
     }
 }
