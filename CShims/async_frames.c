@@ -34,8 +34,11 @@
 
 // Contexts walked at most per candidate: the hard bound that async_frames_omitted counts up to.
 #define SCR_ASYNC_STEP_LIMIT 16384u
-// Above the user address range on x86_64 (57-bit with five-level paging) and arm64 (52-bit).
+// Above the user address range on x86_64 (57-bit with five-level paging) and arm64 (52-bit);
+// below the lowest address Linux maps by default (vm.mmap_min_addr): a small integer in a
+// register is not read.
 #define SCR_USER_ADDRESS_END ((uintptr_t)1 << 57)
+#define SCR_USER_ADDRESS_START ((uintptr_t)1 << 16)
 
 // Async-signal-safe: one word of memory the process does not own (an async context), read
 // without the sanitizers' instrumentation: a candidate may point anywhere, and the fault it
@@ -53,7 +56,7 @@ void scr_async_keep_registers(scr_async_chain *chain, int index, uintptr_t fp, u
 
 // Async-signal-safe: pure computation.
 static bool plausible_context(uintptr_t context) {
-    return context != 0 && (context & 7u) == 0 && context < SCR_USER_ADDRESS_END;
+    return (context & 7u) == 0 && context >= SCR_USER_ADDRESS_START && context < SCR_USER_ADDRESS_END;
 }
 
 // Async-signal-safe; reads contexts (guarded by the caller). Walks the chain from `context` into
