@@ -122,7 +122,9 @@ static int add_image(struct dl_phdr_info *info, size_t size, void *data) {
         return 0; // an unnamed image other than the executable carries no useful identity
     }
     read_build_id(info, image);
-    g_images.count++;
+    // Published after the entry is whole: a captured thread's async walk may be looking up
+    // addresses meanwhile (scr_images_find).
+    __atomic_store_n(&g_images.count, g_images.count + 1, __ATOMIC_RELEASE);
     return 0;
 }
 
@@ -176,18 +178,22 @@ void scr_images_refresh(void) {
         if (add_image(&info, sizeof info, NULL) != 0) break;
     }
     if (debug->r_state != RT_CONSISTENT) {
-        g_images.count = count_before; // the list changed under the walk
+        __atomic_store_n(&g_images.count, count_before, __ATOMIC_RELEASE); // the list changed under the walk
         g_images.pool_used = pool_before;
     }
 }
 
 // Async-signal-safe: reads the table only.
 int scr_images_find(uintptr_t address) {
-    for (int i = 0; i < g_images.count; i++) {
+    int count = __atomic_load_n(&g_images.count, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < count; i++) {
         if (address >= g_images.images[i].low && address < g_images.images[i].high) return i;
     }
     return -1;
 }
+
+// Async-signal-safe: whether image `index` is the executable.
+bool scr_images_is_main(int index) { return index >= 0 && index < g_images.count && g_images.images[index].main; }
 
 // Async-signal-safe.
 size_t scr_images_reserved_bytes(void) { return g_images.mapped; }

@@ -27,6 +27,7 @@ int scr_install(const scr_config *config) {
     if (scr_breadcrumbs_configure(config->breadcrumb_capacity) != 0) return SCR_ERR_NO_MEMORY;
     if (scr_gzip_reserve() != 0) return SCR_ERR_NO_MEMORY;
     if (scr_images_capture(config->home_dir) != 0) return SCR_ERR_NO_MEMORY;
+    scr_async_prepare(); // needs the images
     scr_unwinder_prepare();
     if (scr_thread_prepare() != 0) return SCR_ERR_NO_MEMORY;
     r = scr_threads_prepare(config);

@@ -70,6 +70,7 @@ SCR_HIDDEN int scr_images_capture(const char *home_dir);
 // its lock. Only the thread that writes a report calls it; runs guarded.
 SCR_HIDDEN void scr_images_refresh(void);
 SCR_HIDDEN int scr_images_find(uintptr_t address);
+SCR_HIDDEN bool scr_images_is_main(int index);
 SCR_HIDDEN void scr_images_write_json(scr_writer *w);
 SCR_HIDDEN size_t scr_images_reserved_bytes(void);
 
@@ -79,6 +80,68 @@ typedef struct scr_frame {
     uintptr_t ip;
     uintptr_t sp;
 } scr_frame;
+
+// ---- Swift async frames and the running task (async_frames.c, swift_task.c) ------------------
+// docs/async-capture.md has the runtime's layouts these files read, and why each read is safe.
+#define SCR_MAX_ASYNC_FRAMES 64  // resume points kept per thread (the schema's maxItems)
+#define SCR_ASYNC_SCAN_FRAMES 32 // synchronous frames whose registers are kept for the search
+#define SCR_TASK_NAME_MAX 63     // bytes of a task's name in the report
+
+// The Swift task a thread was running, read by that thread itself (swift_task.c).
+typedef struct scr_task_info {
+    bool present;
+    bool has_name;
+    int priority; // TaskPriority.rawValue, -1 when unknown
+    uint64_t id;
+    char name[SCR_TASK_NAME_MAX + 1]; // scrubbed
+} scr_task_info;
+
+// Room an unwind keeps for the async chain, reserved at install (per thread slot, and the
+// crashing thread's in report.c): the frame pointer and the async context register of the
+// first SCR_ASYNC_SCAN_FRAMES frames (two words each, recorded by the unwinder), and the
+// resume points found from them.
+typedef struct scr_async_room {
+    uintptr_t registers[2 * SCR_ASYNC_SCAN_FRAMES];
+    scr_frame frames[SCR_MAX_ASYNC_FRAMES];
+} scr_async_room;
+
+typedef struct scr_unwind_result scr_unwind_result;
+
+typedef struct scr_async_chain {
+    scr_async_room *room; // NULL: no async walk for this unwind
+    int scanned;          // frames whose registers are in room->registers
+    int count;            // resume points in room->frames
+    int at;               // index in the unwind's frames of the frame whose context began the chain
+    uint32_t omitted;     // contexts beyond SCR_MAX_ASYNC_FRAMES
+    scr_task_info task;
+} scr_async_chain;
+
+// Not async-signal-safe (install only): finds the Swift concurrency runtime (a weak reference to
+// swift_task_getCurrent), the image it is in and whether its task layout is the one
+// docs/async-capture.md describes; warms its thread-local access up on this thread.
+SCR_HIDDEN void scr_async_prepare(void);
+// Async-signal-safe: the unwinder's per-frame hook; keeps frame `index`'s frame pointer and async
+// context register (the values while that frame runs) for the walk.
+SCR_HIDDEN void scr_async_keep_registers(scr_async_chain *chain, int index, uintptr_t fp, uintptr_t context_register);
+// Async-signal-safe; reads memory the process does not own, so it runs guarded (a fault loses the
+// chain only, the synchronous frames are final by then). Searches the frames of a finished unwind
+// for the frame that runs an async function, and walks its context chain into `chain`. Call it
+// after scr_unwind_finish.
+SCR_HIDDEN void scr_async_walk(scr_unwind_result *unwind);
+// Async-signal-safe; guarded as scr_async_walk is. Fills `chain->task` from the current thread's
+// task, when it runs one and the runtime's layout is the known one (swift_task.c).
+SCR_HIDDEN void scr_task_read_current(scr_async_chain *chain);
+// Async-signal-safe: values set at install. The image index of the concurrency runtime (-1 if
+// none), and whether that image is the executable (a --static-swift-stdlib build).
+SCR_HIDDEN int scr_swift_runtime_image(void);
+SCR_HIDDEN bool scr_swift_runtime_in_executable(void);
+// Async-signal-safe: pure computation. Copies `name` (`len` bytes) into `out` (`cap` >= 16),
+// each word that could hold an address, an e-mail, a number or a token replaced by `[redacted]`,
+// and all of it when its digits could make a card number (swift_task.c).
+SCR_HIDDEN void scr_scrub_task_name(const char *name, size_t len, char *out, size_t cap);
+// Async-signal-safe: writer calls only. A thread's `async_frames`, `async_frames_at`,
+// `async_frames_omitted` (when it has a chain) and `task` (when it ran one) (report_async.c).
+SCR_HIDDEN void scr_report_write_async(scr_writer *w, const scr_unwind_result *unwind);
 
 // What one unwind found. `count` grows as frames are found, so that the frames gathered
 // before a fault inside the unwinder are still there when the guard jumps back. With `outer`
@@ -94,6 +157,7 @@ typedef struct scr_unwind_result {
     int omitted;       // frames left out between frames[omitted_at - 1] and frames[omitted_at]
     int omitted_at;
     const char *error; // NULL, or why unwinding stopped early ("init_failed", "step_failed")
+    scr_async_chain async; // the Swift async chain beside these frames (async_frames.c)
 } scr_unwind_result;
 
 // Warms the unwinder up at install (see unwinder.c).

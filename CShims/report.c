@@ -55,6 +55,7 @@ static struct {
     size_t message_len;
     scr_frame frames[SCR_MAX_FRAMES];
     scr_unwind_result unwind;
+    scr_async_room async_room; // the crashing thread's Swift async chain (async_frames.c)
     scr_registers registers;
     _Atomic int busy;
 } g_report;
@@ -257,6 +258,12 @@ static void run_unwind(void *p) {
     scr_unwind(job->ucontext, &job->result);
 }
 
+// Async-signal-safe as scr_async_walk is; runs under scr_guarded (it reads async contexts).
+static void run_async_walk(void *unwind) { scr_async_walk(unwind); }
+
+// Async-signal-safe as scr_task_read_current is; runs under scr_guarded (it reads the task).
+static void run_task_read(void *chain) { scr_task_read_current(chain); }
+
 // Async-signal-safe. Builds "<dir>/<id><suffix>".
 static void make_path(char *out, size_t cap, const char *id, const char *suffix) {
     size_t n = scr_strlcpy(out, g_report.pending_dir, cap);
@@ -322,10 +329,13 @@ static void write_thread(scr_writer *w, pid_t tid, const char *name) {
 static void unwind_crashed_thread(const void *ucontext) {
     unwind_job job = {.ucontext = ucontext};
     scr_unwind_reset(&job.result, g_report.frames, SCR_MAX_FRAMES, SCR_MAX_FRAMES / 4);
+    job.result.async.room = &g_report.async_room;
     if (!scr_guarded(run_unwind, &job)) {
         job.result.error = "fault"; // the frames gathered before the fault are kept
     }
     scr_unwind_finish(&job.result);
+    if (!scr_guarded(run_async_walk, &job.result)) job.result.async.count = 0; // a chain cut by a fault is not one
+    if (job.result.async.count > 0) (void)scr_guarded(run_task_read, &job.result.async);
     if (job.result.count == 0) {
         // The unwinder faulted or never reached the signal frame: frame 0 still comes from the context.
         g_report.frames[0].ip = scr_context_ip(ucontext);

@@ -95,6 +95,7 @@ void scr_report_write_threads(scr_writer *w, pid_t crashed_tid, const char *cras
         scr_json_key(w, "registers");
         scr_registers_write_saved(w, crashed_registers);
         scr_report_write_frames(w, crashed_unwind);
+        scr_report_write_async(w, crashed_unwind);
         scr_json_object_end(w);
     }
     int count = scr_threads_count();
@@ -107,6 +108,7 @@ void scr_report_write_threads(scr_writer *w, pid_t crashed_tid, const char *cras
             scr_json_key(w, "registers");
             scr_registers_write_saved(w, &slot->registers);
             scr_report_write_frames(w, &slot->unwind);
+            scr_report_write_async(w, &slot->unwind);
         } else {
             write_silent(w, slot);
         }

@@ -48,6 +48,7 @@ static struct {
     uint32_t timeout_ms;
     scr_thread_slot *slots;
     scr_frame *frames;
+    scr_async_room *async_rooms; // one per slot: room for its async chain (async_frames.c)
     pid_t *found; // the ids listed, before they get slots
     size_t mapped;
     _Atomic int mode;
@@ -131,6 +132,17 @@ static void capture_self(scr_thread_slot *slot, void *ucontext) {
     atomic_store(&slot->in_unwind, 0);
     scr_unwind_finish(&slot->unwind);
     slot->error = slot->unwind.error;
+    // The Swift async chain and task, from the finished frames: a fault here costs only those.
+    volatile bool walking = true;
+    if (sigsetjmp(slot->jump, 0) == 0) {
+        atomic_store(&slot->in_unwind, 1);
+        scr_async_walk(&slot->unwind);
+        walking = false;
+        if (slot->unwind.async.count > 0) scr_task_read_current(&slot->unwind.async);
+    } else if (walking) {
+        slot->unwind.async.count = 0; // a chain cut by a fault is not one
+    }
+    atomic_store(&slot->in_unwind, 0);
 }
 
 // Async-signal-safe: marks `slot` done; the last thread to answer wakes the writer (futex), so
@@ -189,12 +201,13 @@ int scr_threads_prepare(const scr_config *config) {
         return SCR_ERR_BAD_CONFIG;
     }
     size_t bytes = sizeof(scr_thread_slot) * max_threads + sizeof(scr_frame) * max_threads * max_frames +
-                   sizeof(pid_t) * max_threads;
+                   sizeof(scr_async_room) * max_threads + sizeof(pid_t) * max_threads;
     void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (memory == MAP_FAILED) return SCR_ERR_NO_MEMORY;
     g_threads.slots = memory;
     g_threads.frames = (scr_frame *)(g_threads.slots + max_threads);
-    g_threads.found = (pid_t *)(g_threads.frames + (size_t)max_threads * max_frames);
+    g_threads.async_rooms = (scr_async_room *)(g_threads.frames + (size_t)max_threads * max_frames);
+    g_threads.found = (pid_t *)(g_threads.async_rooms + max_threads);
     g_threads.mapped = bytes;
     g_threads.max_threads = max_threads;
     g_threads.max_frames = max_frames;
@@ -274,6 +287,7 @@ static int assign_slots(int mode) {
         atomic_store(&slot->in_unwind, 0);
         scr_unwind_reset(&slot->unwind, g_threads.frames + (size_t)i * g_threads.max_frames, (int)g_threads.max_frames,
                          (int)g_threads.max_frames / 4);
+        slot->unwind.async.room = &g_threads.async_rooms[i];
         atomic_store(&slot->state, SCR_SLOT_REQUESTED);
     }
     atomic_store_explicit(&g_threads.count, (int)g_threads.total, memory_order_release);

@@ -30,6 +30,30 @@ typedef struct walk {
 // A damaged stack could make the walk go round forever; no real stack is this deep.
 #define SCR_UNWIND_STEP_LIMIT (1u << 21)
 
+// DWARF numbers of the frame pointer and of the register Swift passes the async context in
+// (`swiftasync`): rbp and r14 on x86_64, x29 and x22 on arm64 (docs/async-capture.md).
+#if defined(__x86_64__)
+#define SCR_DWARF_FP 6
+#define SCR_DWARF_ASYNC_CONTEXT 14
+#elif defined(__aarch64__)
+#define SCR_DWARF_FP 29
+#define SCR_DWARF_ASYNC_CONTEXT 22
+#endif
+
+// Async-signal-safe: reads two registers of the frame `context` describes from the unwinder's
+// context (where libgcc found them saved, or the signal's ucontext for the interrupted frame).
+static void keep_async_registers(struct _Unwind_Context *context, scr_unwind_result *result, int index) {
+#if defined(SCR_DWARF_FP)
+    if (result->async.room == NULL || index >= SCR_ASYNC_SCAN_FRAMES) return;
+    scr_async_keep_registers(&result->async, index, (uintptr_t)_Unwind_GetGR(context, SCR_DWARF_FP),
+                             (uintptr_t)_Unwind_GetGR(context, SCR_DWARF_ASYNC_CONTEXT));
+#else
+    (void)context;
+    (void)result;
+    (void)index;
+#endif
+}
+
 // Async-signal-safe: reads the unwinder's context and writes into the caller's array.
 // Called by `_Unwind_Backtrace` once per frame, innermost first.
 static _Unwind_Reason_Code on_frame(struct _Unwind_Context *context, void *arg) {
@@ -44,6 +68,7 @@ static _Unwind_Reason_Code on_frame(struct _Unwind_Context *context, void *arg) 
         result->frames[0].ip = w->context_ip;
         result->frames[0].sp = w->context_sp;
         result->count = 1;
+        keep_async_registers(context, result, 0);
         return _URC_NO_REASON;
     }
     if (ip == 0) {
@@ -58,6 +83,7 @@ static _Unwind_Reason_Code on_frame(struct _Unwind_Context *context, void *arg) 
     scr_frame frame = {.ip = ip, .sp = (uintptr_t)_Unwind_GetCFA(context)};
     int inner = result->max - result->outer;
     if (result->count < inner) {
+        keep_async_registers(context, result, result->count);
         result->frames[result->count++] = frame;
         return _URC_NO_REASON;
     }
@@ -92,6 +118,11 @@ void scr_unwind_reset(scr_unwind_result *result, scr_frame *frames, int max, int
     result->omitted = 0;
     result->omitted_at = 0;
     result->error = NULL;
+    result->async.scanned = 0;
+    result->async.count = 0;
+    result->async.at = 0;
+    result->async.omitted = 0;
+    result->async.task.present = false;
 }
 
 // Async-signal-safe: pure computation. When the ring went round, its oldest entry (the
@@ -132,11 +163,12 @@ void scr_unwind(const void *ucontext, scr_unwind_result *result) {
 }
 
 // Not async-signal-safe (the first unwind initialises libgcc's register table under
-// pthread_once and binds the lazy PLT entries of the unwinder's calls); called once at
+// pthread_once and binds the lazy PLT entries of the unwinder's calls, _Unwind_GetGR's too); called once at
 // install so that the handler finds all of it done.
 void scr_unwinder_prepare(void) {
     scr_frame frames[8];
-    scr_unwind_result result;
+    scr_async_room room; // so that _Unwind_GetGR is bound too
+    scr_unwind_result result = {.async = {.room = &room}};
     scr_unwind_reset(&result, frames, 8, 0);
     walk w = {.context_ip = 0, .context_sp = 0, .result = &result, .found = true, .reached_end = false, .steps = 0};
     result.count = 1; // nothing to find here: every frame counts

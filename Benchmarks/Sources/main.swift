@@ -63,6 +63,10 @@ if arguments.contains("--start-only") {
     try StartBenchmark.run(binary: crashTest, runs: quick ? 5 : 30, report: sample).forEach { print($0) }
     exit(0)
 }
+if arguments.contains("--async-only") {
+    try AsyncBenchmark.run(binary: crashTest, runs: quick ? 5 : 30).forEach { print($0) }
+    exit(0)
+}
 if arguments.contains("--logging-only") {
     LoggingBenchmark.run().forEach { print($0) }
     exit(0)
@@ -110,6 +114,8 @@ WatchBenchmark.run(
 print("")
 SlowClientsBenchmark.run(collector: executableDirectory.appendingPathComponent("crash-collector").path)
     .forEach { print($0) }
+print("\n## Async frames: the walk at a crash\n")
+try AsyncBenchmark.run(binary: crashTest, runs: quick ? 5 : 30).forEach { print($0) }
 print("\n## Every thread\n")
 try ThreadsBenchmark.crashes(binary: crashTest, runs: quick ? 5 : 20).forEach { print($0) }
 print("\n## The pool watch, idle\n")

@@ -68,6 +68,12 @@ struct CrashExpectation: Sendable, CustomTestStringConvertible {
             mainThread: false, threadName: "racer-"),
         .init(
             kind: "task", signal: SIGSEGV, codeName: "SEGV_MAPERR", function: "crashInTaskBody", mainThread: false),
+        .init(
+            kind: "async-crash", signal: trapSignal, codeName: trapCode, function: "asyncLevel3",
+            message: "Index out of range", messageInRelease: false, mainThread: false),
+        .init(
+            kind: "async-deep", signal: SIGSEGV, codeName: "SEGV_MAPERR", function: "asyncDescend", mainThread: false),
+        .init(kind: "async-other-thread", signal: SIGSEGV, codeName: "SEGV_MAPERR", function: "crashBySegfault"),
     ]
 }
 

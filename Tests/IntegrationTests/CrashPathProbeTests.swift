@@ -78,6 +78,13 @@ struct CrashPathProbeTests {
             #expect(log.loaded && log.writerHook, "\(build): the probe ran and found the writer hook")
             #expect(log.violations.isEmpty, "\(build) \(expectation.kind): \(log.violations)")
             #expect(reports.count == 1, "\(build): the report was written under the probe")
+            if expectation.kind.hasPrefix("async-") {
+                // The async walk and the task's name ran under the probe too (on the crashing
+                // thread, or on the one blocked in a task for async-other-thread).
+                let inTask = reports.first?.threads.first { ($0["async_frames"] as? [Any])?.isEmpty == false }
+                #expect(
+                    (inTask?["task"] as? [String: Any])?["name"] is String, "\(build): no async frames or task name")
+            }
         }
     }
 

@@ -40,7 +40,8 @@ struct ReportFile {
     }
 
     /// The symbols of the frames that fall in the main executable, looked up in `symbols`
-    /// (a return address is looked up one byte back, inside its call instruction).
+    /// (a return address is looked up one byte back, inside its call instruction; a faulting
+    /// instruction and an async resume point as they are).
     func mainImageSymbols(_ symbols: ELFSymbols, frames: [[String: Any]]? = nil) -> [String] {
         imageSymbols(symbols, image: images.firstIndex { $0["main"] as? Bool == true }, frames: frames ?? self.frames)
     }
@@ -52,7 +53,7 @@ struct ReportFile {
         return frames.compactMap { frame in
             guard frame["image"] as? Int == mainIndex else { return nil }
             let ip = Self.address(frame["ip"]) - base
-            return symbols.symbol(containing: frame["trust"] as? String == "context" ? ip : ip - 1)
+            return symbols.symbol(containing: frame["trust"] as? String == "cfi" ? ip - 1 : ip)
         }
     }
 }

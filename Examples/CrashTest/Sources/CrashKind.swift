@@ -21,6 +21,12 @@ enum CrashKind: String, CaseIterable {
     case backgroundThread = "background-thread"
     case twoThreads = "two-threads"
     case task
+    case asyncCrash = "async-crash"
+    case asyncDeep = "async-deep"
+    case asyncOtherThread = "async-other-thread"
+
+    /// Whether the crash writes its own fault time (markFaultTime): a task crashes after it sleeps.
+    var marksItsFaultTime: Bool { self == .asyncCrash || self == .asyncDeep }
 
     func perform() -> Never {
         switch self {
@@ -45,6 +51,9 @@ enum CrashKind: String, CaseIterable {
         case .backgroundThread: crashOnBackgroundThread()
         case .twoThreads: crashOnTwoThreads()
         case .task: crashInTask()
+        case .asyncCrash: crashAfterAwaits()
+        case .asyncDeep: crashDeepInAwaits()
+        case .asyncOtherThread: crashBesideBlockedTask()
         }
     }
 }

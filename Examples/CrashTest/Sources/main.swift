@@ -70,6 +70,8 @@ let usage = """
       CRASH_TEST_BREADCRUMB_THREADS crash: N threads record breadcrumbs without pause meanwhile
       CRASH_TEST_WAIT_UNTIL_GONE   crash: wait until this path is gone first (30 s at most)
       CRASH_TEST_FILL_DESCRIPTORS  crash: 1 fills the descriptor table first
+      CRASH_TEST_ASYNC_DEPTH       crash async-deep: how many awaits deep it faults (default 100)
+      CRASH_TEST_TASK_NAME         crash async-crash: the task's name (default orders for alice@example.com)
     """
 
 let environment = ProcessInfo.processInfo.environment
@@ -278,5 +280,5 @@ guard let kind else {
 }
 Breadcrumbs.record("crash.\(kind.rawValue)", category: "crash-test", level: .error)
 prepareFaultConditions()
-markFaultTime()
+if !kind.marksItsFaultTime { markFaultTime() }
 kind.perform()
