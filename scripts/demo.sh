@@ -11,11 +11,13 @@
 #   7. print the URL of the collector's page.
 # Usage: scripts/demo.sh [KIND]   (default: index-out-of-range; `crash-test kinds` lists them).
 #        scripts/demo.sh nio [KIND]   the SwiftNIO example service instead (scripts/demo-nio.sh).
+#        scripts/demo.sh hummingbird   the Hummingbird example service (scripts/demo-hummingbird.sh).
 # Installs missing system packages first. The collector keeps running for you to browse;
 # the script prints how to stop it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = nio ]; then shift; exec bash scripts/demo-nio.sh "$@"; fi
+if [ "${1:-}" = hummingbird ]; then shift; exec bash scripts/demo-hummingbird.sh "$@"; fi
 source scripts/ensure-deps.sh
 source scripts/demo-support.sh
 
