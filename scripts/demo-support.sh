@@ -16,6 +16,27 @@ wait_for_url() {
     return 1
 }
 
+# Empties the demo folder $1 and points the reporter's state at $1/state; Swift's own
+# backtracer is off (the demo shows our report; it would print too).
+demo_folder() {
+    rm -rf "$1"
+    mkdir -p "$1"
+    export CRASH_REPORTER_DIR="$1/state"
+    export SWIFT_BACKTRACE=enable=no
+}
+
+# Starts the collector $1 with its data in $2/collector and the extra arguments after them;
+# sets `collector` (its pid) and `collector_url`, or fails with its log.
+start_collector() {
+    local tool="$1" folder="$2"
+    shift 2
+    echo "==> Starting the collector"
+    "$tool" --data "$folder/collector" "$@" > "$folder/collector.log" 2>&1 &
+    collector=$!
+    collector_url="$(wait_for_url "$folder/collector.log")" || { kill "$collector" 2>/dev/null || true; return 1; }
+    echo "    $collector_url (pid $collector)"
+}
+
 # The example services' demo (demo-nio.sh, demo-hummingbird.sh): builds the service of package
 # folder $1 (executable $2, release) with the collector and the CLI; starts the collector;
 # starts the service, asks it for / and then for the crashing path $3; relaunches it with the
@@ -33,18 +54,10 @@ demo_example_service() {
     bin="$(swift build -c release --show-bin-path)"
 
     demo="$(pwd)/.build/demo-$product"
-    rm -rf "$demo"
-    mkdir -p "$demo"
-    export CRASH_REPORTER_DIR="$demo/state"
-    export SWIFT_BACKTRACE=enable=no   # the demo shows our report; Swift's own backtracer would print too
-
-    echo "==> Starting the collector"
-    "$bin/crash-collector" --port 0 --data "$demo/collector" > "$demo/collector.log" 2>&1 &
-    collector=$!
+    demo_folder "$demo"
+    start_collector "$bin/crash-collector" "$demo" --port 0
     trap 'kill $collector 2>/dev/null || true' EXIT
-    local collector_url url pid status report id
-    collector_url="$(wait_for_url "$demo/collector.log")"
-    echo "    $collector_url"
+    local url pid status report id
 
     echo "==> $product: one request, then GET $crash_path"
     "$service" 2> "$demo/service.log" &

@@ -29,17 +29,9 @@ swift build -c release --product crashreport
 bin="$(swift build -c release --show-bin-path)"
 
 demo="$(pwd)/.build/demo"
-rm -rf "$demo"
-mkdir -p "$demo"
-export CRASH_REPORTER_DIR="$demo/state"
-export SWIFT_BACKTRACE=enable=no   # the demo shows our report; Swift's own backtracer would print too
-
-echo "==> Starting the collector"
-"$bin/crash-collector" --port "${DEMO_PORT:-0}" --data "$demo/collector" --events-write-key demo-key \
-    > "$demo/collector.log" 2>&1 &
-collector=$!
-url="$(wait_for_url "$demo/collector.log")" || { kill "$collector" 2>/dev/null || true; exit 1; }
-echo "    $url (pid $collector)"
+demo_folder "$demo"
+start_collector "$bin/crash-collector" "$demo" --port "${DEMO_PORT:-0}" --events-write-key demo-key
+url="$collector_url"
 
 echo "==> crash-test crash $kind"
 set +e
