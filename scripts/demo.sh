@@ -14,6 +14,7 @@
 #        scripts/demo.sh otlp [KIND]  the report as an OpenTelemetry log record (scripts/demo-otlp.sh).
 #        scripts/demo.sh analytics    the analytics consent story once per backend: the events
 #                                     API, TelemetryDeck and PostHog (scripts/demo-analytics.sh).
+#        scripts/demo.sh hummingbird   the Hummingbird example service (scripts/demo-hummingbird.sh).
 # Installs missing system packages first. The collector keeps running for you to browse;
 # the script prints how to stop it.
 set -euo pipefail
@@ -21,6 +22,7 @@ cd "$(dirname "$0")/.."
 if [ "${1:-}" = nio ]; then shift; exec bash scripts/demo-nio.sh "$@"; fi
 if [ "${1:-}" = otlp ]; then shift; exec bash scripts/demo-otlp.sh "$@"; fi
 if [ "${1:-}" = analytics ]; then shift; exec bash scripts/demo-analytics.sh "$@"; fi
+if [ "${1:-}" = hummingbird ]; then shift; exec bash scripts/demo-hummingbird.sh "$@"; fi
 source scripts/ensure-deps.sh
 source scripts/demo-support.sh
 
@@ -32,17 +34,9 @@ swift build -c release --product crashreport
 bin="$(swift build -c release --show-bin-path)"
 
 demo="$(pwd)/.build/demo"
-rm -rf "$demo"
-mkdir -p "$demo"
-export CRASH_REPORTER_DIR="$demo/state"
-export SWIFT_BACKTRACE=enable=no   # the demo shows our report; Swift's own backtracer would print too
-
-echo "==> Starting the collector"
-"$bin/crash-collector" --port "${DEMO_PORT:-0}" --data "$demo/collector" --events-write-key demo-key \
-    > "$demo/collector.log" 2>&1 &
-collector=$!
-url="$(wait_for_url "$demo/collector.log")" || { kill "$collector" 2>/dev/null || true; exit 1; }
-echo "    $url (pid $collector)"
+demo_folder "$demo"
+start_collector "$bin/crash-collector" "$demo" --port "${DEMO_PORT:-0}" --events-write-key demo-key
+url="$collector_url"
 
 echo "==> crash-test crash $kind"
 set +e

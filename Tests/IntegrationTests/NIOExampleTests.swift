@@ -8,62 +8,15 @@ import Testing
 /// built, started, crashed through a request, and relaunched to deliver the report.
 @Suite("The SwiftNIO example service", .serialized)
 struct NIOExampleTests {
-    static let package = Binaries.packageRoot.appendingPathComponent("Examples/NIOService")
+    static let example = ExampleService(folder: "Examples/NIOService", product: "nio-service")
 
-    /// Builds the example (debug) once per process and returns its executable.
-    static func service() async throws -> URL {
-        if let built = await Built.shared.url { return built }
-        try Binaries.inheritMirrors(into: package)
-        let environment = ProcessInfo.processInfo.environment
-        let build = try await ChildProcess.runSwiftPM(
-            ["build", "--package-path", package.path], environment: environment, timeout: 1200)
-        try #require(build.exitCode == 0, "swift build failed:\n\(build.stdout.suffix(3000))\n\(build.stderr)")
-        let bin = try await ChildProcess.runSwiftPM(
-            ["build", "--package-path", package.path, "--show-bin-path"],
-            environment: environment, timeout: 120)
-        let url = URL(fileURLWithPath: bin.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
-            .appendingPathComponent("nio-service")
-        await Built.shared.set(url)
-        return url
+    static func start(state: String, extra: [String: String] = [:]) async throws -> ExampleService.Running {
+        try await example.start(state: state, extra: extra)
     }
 
-    actor Built {
-        static let shared = Built()
-        var url: URL?
-        func set(_ url: URL) { self.url = url }
-    }
-
-    /// A running service: its port, once it logged that it listens.
-    struct Running {
-        var process: ChildProcess.Running
-        var port: Int
-    }
-
-    static func start(state: String, extra: [String: String] = [:]) async throws -> Running {
-        let environment = [
-            "CRASH_REPORTER_DIR": state, "SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin",
-        ].merging(extra) { $1 }
-        let process = try ChildProcess.start([try await service().path], environment: environment, timeout: 60)
-        let log = process.directory.appendingPathComponent("stderr")
-        for _ in 0..<400 {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if let range = text.range(of: "listening on http://127.0.0.1:") {
-                let digits = text[range.upperBound...].prefix { $0.isNumber }
-                if let port = Int(digits) { return Running(process: process, port: port) }
-            }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        kill(process.pid, SIGKILL)
-        _ = try? await process.wait()
-        throw TestFailure("the example service did not start listening")
-    }
-
-    /// `curl` a path of the service; its output ("" when the service died answering).
     @discardableResult
     static func get(_ port: Int, _ path: String) async throws -> String {
-        let result = try await ChildProcess.run(
-            ["/usr/bin/curl", "-s", "-m", "10", "http://127.0.0.1:\(port)\(path)"], environment: [:], timeout: 20)
-        return result.stdout
+        try await ExampleService.get(port, path)
     }
 
     /// Crashes a fresh service through `/crash/<kind>` after one ordinary request; how it died

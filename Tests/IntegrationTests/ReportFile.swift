@@ -46,14 +46,15 @@ struct ReportFile {
         imageSymbols(symbols, image: images.firstIndex { $0["main"] as? Bool == true }, frames: frames ?? self.frames)
     }
 
-    /// The symbols of the frames that fall in image `index`, looked up in `symbols` (that image's file).
+    /// The symbols of the frames that fall in image `index`, looked up in `symbols` (that image's file):
+    /// a return address one byte back, a context's ip or an async frame's resume entry as it is.
     func imageSymbols(_ symbols: ELFSymbols, image index: Int?, frames: [[String: Any]]) -> [String] {
         guard let mainIndex = index, images.indices.contains(mainIndex) else { return [] }
         let base = Self.address(images[mainIndex]["base"])
         return frames.compactMap { frame in
             guard frame["image"] as? Int == mainIndex else { return nil }
             let ip = Self.address(frame["ip"]) - base
-            return symbols.symbol(containing: frame["trust"] as? String == "cfi" ? ip - 1 : ip)
+            return symbols.symbol(containing: ["context", "async"].contains(frame["trust"] as? String) ? ip : ip - 1)
         }
     }
 }
