@@ -9,7 +9,7 @@ extension DeliveryOutcome {
         do {
             let response = try client.send(request)
             self = .response(
-                status: response.status, retryAfter: RetryAfter.parse(headers: response.headers, now: .now()),
+                status: response.status, retryAfter: ServerWait.parse(headers: response.headers, now: .now()),
                 reason: Self.reason(from: response.body))
         } catch {
             self = .networkError(Self.oneLine(error.description))

@@ -66,7 +66,7 @@ package struct OTLPTransport: ReportTransport {
     func outcome(of response: HTTPResponse, reportID: String) -> DeliveryOutcome {
         guard (200..<300).contains(response.status) else {
             return .response(
-                status: response.status, retryAfter: RetryAfter.parse(headers: response.headers, now: .now()),
+                status: response.status, retryAfter: ServerWait.parse(headers: response.headers, now: .now()),
                 reason: Self.reason(response))
         }
         let partial: OTLPPartialSuccess

@@ -191,7 +191,7 @@ final class QueuedDelivery: Sendable {
         }
         timer?.cancel()
         // Real time, whatever clock the provider was given: the deadline is slept on.
-        await Deadline.run(until: .now + timeout) {
+        await WorkDeadline.run(until: .now + timeout) {
             for farewell in farewells { await farewell.value }
             while !Task.isCancelled {
                 if await self.sendOneBatch() { continue }
@@ -313,7 +313,7 @@ final class QueuedDelivery: Sendable {
 
 /// Runs work until it finishes or a deadline passes, whichever comes first; at the deadline
 /// the work is cancelled and the caller goes on without waiting for it.
-enum Deadline {
+enum WorkDeadline {
     static func run(until deadline: ContinuousClock.Instant, _ work: @escaping @Sendable () async -> Void) async {
         let once = Once()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -5,9 +5,6 @@ import Testing
 
 @testable import CrashReportDelivery
 
-/// The delivery module's `RetryAfter` (headers), not the support module's (one value).
-private typealias RetryAfter = CrashReportDelivery.RetryAfter
-
 @Suite("Delivery policy")
 struct DeliveryPolicyTests {
     let now = Timestamp(seconds: 1_800_000_000)
@@ -101,34 +98,34 @@ struct DeliveryPolicyTests {
 }
 
 @Suite("Retry-After and Sentry rate limits")
-struct RetryAfterTests {
+struct ServerWaitTests {
     let now = Timestamp(seconds: 1_800_000_000)
 
     @Test func seconds() {
-        #expect(RetryAfter.parse(headers: ["Retry-After": "120"], now: now) == 120)
-        #expect(RetryAfter.parse(headers: ["retry-after": " 7 "], now: now) == 7)
-        #expect(RetryAfter.parse(headers: [:], now: now) == nil)
-        #expect(RetryAfter.parse(headers: ["Retry-After": "soon"], now: now) == nil)
-        #expect(RetryAfter.parse(headers: ["Retry-After": "-5"], now: now) == nil)
+        #expect(ServerWait.parse(headers: ["Retry-After": "120"], now: now) == 120)
+        #expect(ServerWait.parse(headers: ["retry-after": " 7 "], now: now) == 7)
+        #expect(ServerWait.parse(headers: [:], now: now) == nil)
+        #expect(ServerWait.parse(headers: ["Retry-After": "soon"], now: now) == nil)
+        #expect(ServerWait.parse(headers: ["Retry-After": "-5"], now: now) == nil)
     }
 
     @Test func httpDate() {
         // 1_800_000_000 is Fri, 15 Jan 2027 08:00:00 GMT.
-        #expect(RetryAfter.parse(headers: ["Retry-After": "Fri, 15 Jan 2027 08:01:00 GMT"], now: now) == 60)
-        #expect(RetryAfter.parse(headers: ["Retry-After": "Fri, 15 Jan 2027 07:00:00 GMT"], now: now) == 0)
+        #expect(ServerWait.parse(headers: ["Retry-After": "Fri, 15 Jan 2027 08:01:00 GMT"], now: now) == 60)
+        #expect(ServerWait.parse(headers: ["Retry-After": "Fri, 15 Jan 2027 07:00:00 GMT"], now: now) == 0)
     }
 
     @Test func sentryRateLimits() {
-        #expect(RetryAfter.parse(headers: ["X-Sentry-Rate-Limits": "60:error:organization"], now: now) == 60)
+        #expect(ServerWait.parse(headers: ["X-Sentry-Rate-Limits": "60:error:organization"], now: now) == 60)
         #expect(
-            RetryAfter.parse(headers: ["X-Sentry-Rate-Limits": "60::organization"], now: now) == 60, "all categories")
-        #expect(RetryAfter.parse(headers: ["X-Sentry-Rate-Limits": "60:transaction:key"], now: now) == nil)
+            ServerWait.parse(headers: ["X-Sentry-Rate-Limits": "60::organization"], now: now) == 60, "all categories")
+        #expect(ServerWait.parse(headers: ["X-Sentry-Rate-Limits": "60:transaction:key"], now: now) == nil)
         #expect(
-            RetryAfter.parse(
+            ServerWait.parse(
                 headers: ["X-Sentry-Rate-Limits": "10:transaction:key, 30:error;default:project"], now: now)
                 == 30)
         #expect(
-            RetryAfter.parse(headers: ["X-Sentry-Rate-Limits": "30:error:project", "Retry-After": "90"], now: now)
+            ServerWait.parse(headers: ["X-Sentry-Rate-Limits": "30:error:project", "Retry-After": "90"], now: now)
                 == 90,
             "the longer wait wins")
     }
@@ -139,10 +136,10 @@ struct RetryAfterTests {
         headers.append("X-Sentry-Rate-Limits", "10:error:project")
         headers.append("x-sentry-rate-limits", "45:default:organization")
         headers.append("X-Sentry-Rate-Limits", "600:transaction:key")
-        #expect(RetryAfter.parse(headers: headers, now: now) == 45)
+        #expect(ServerWait.parse(headers: headers, now: now) == 45)
         headers.append("Retry-After", "soon")
         headers.append("Retry-After", "70")
-        #expect(RetryAfter.parse(headers: headers, now: now) == 70, "an unreadable one does not hide the next")
+        #expect(ServerWait.parse(headers: headers, now: now) == 70, "an unreadable one does not hide the next")
     }
 }
 
