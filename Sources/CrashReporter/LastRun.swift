@@ -1,3 +1,5 @@
+import CrashReportFormat
+
 /// How the previous run of this service ended, as `start` found it (`CrashReporter.lastRun`).
 public struct LastRun: Sendable, Equatable {
     /// How a run ended.
@@ -10,15 +12,9 @@ public struct LastRun: Sendable, Equatable {
         case abnormal(AbnormalExit)
     }
 
-    /// What ended a run that neither exited cleanly nor crashed with a report.
-    public enum AbnormalExit: String, Sendable, Equatable, CaseIterable {
-        /// The memory cgroup's OOM killer counted a kill while the run lived.
-        case oomKill = "oom_kill"
-        /// The machine restarted while the run lived.
-        case machineRestart = "machine_restart"
-        /// SIGKILL, or anything else that ended it without a signal the reporter saw.
-        case killed
-    }
+    /// What ended a run that neither exited cleanly nor crashed with a report: the class its
+    /// abnormal-exit report carries (`oomKill`, `machineRestart`, `killed`), one type for both.
+    public typealias AbnormalExit = CrashReport.ExitClass
 
     public var outcome: Outcome
     /// How many runs in a row ended in a crash or abnormally, this one included: 0 after a

@@ -214,7 +214,6 @@ struct RunLedger {
     /// breadcrumbs (the ring lived in the dead process's memory; docs/decisions.md).
     static func abnormalReport(_ run: Settled, exit: LastRun.AbnormalExit) -> CrashReport {
         let record = run.record
-        let exitClass = CrashReport.ExitClass(rawValue: exit.rawValue) ?? .killed
         return CrashReport(
             schemaVersion: 3, kind: .abnormalExit, reportID: UUIDBytes.random().description,
             timestamp: Timestamp(milliseconds: run.endedMs).iso8601, timestampMs: run.endedMs,
@@ -223,7 +222,7 @@ struct RunLedger {
             os: .init(
                 name: String(cString: scr_report_os_field(0)), release: String(cString: scr_report_os_field(1)),
                 machine: String(cString: scr_report_os_field(2)), distribution: String(cString: scr_report_os_field(3))),
-            crash: nil, abnormalExit: .init(exitClass: exitClass, runStartedMs: record.startedMs), threads: [],
+            crash: nil, abnormalExit: .init(exitClass: exit, runStartedMs: record.startedMs), threads: [],
             threadsTotal: 0, images: [], breadcrumbs: .init(capacity: 0, torn: 0, items: []))
     }
 
