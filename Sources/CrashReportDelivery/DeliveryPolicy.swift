@@ -8,6 +8,12 @@ package enum DeliveryOutcome: Sendable, Equatable {
     case response(status: Int, retryAfter: Double?, reason: String)
     /// No answer: refused, reset, timed out, DNS or TLS failure… with the reason on one line.
     case networkError(String)
+    /// Never sent: the request could not be made here (an envelope that cannot be built, a body
+    /// that cannot be compressed). No server said anything; trying again makes the same request.
+    case unsendable(String)
+    /// Nothing had to go out (no session Sentry would keep, a transport that carries none), so
+    /// nothing was sent and nothing is kept for later.
+    case nothingToSend(String)
 }
 
 extension DeliveryOutcome: CustomStringConvertible {
@@ -16,6 +22,8 @@ extension DeliveryOutcome: CustomStringConvertible {
         switch self {
         case .response(let status, _, let reason): reason.isEmpty ? "HTTP \(status)" : "HTTP \(status): \(reason)"
         case .networkError(let reason): "network error: \(reason)"
+        case .unsendable(let reason): "not sent: \(reason)"
+        case .nothingToSend(let reason): "nothing to send: \(reason)"
         }
     }
 }
@@ -35,6 +43,8 @@ package enum DeliveryDecision: Sendable, Equatable {
 ///   capped at `maximumDelay`, with ±`jitter` spread; a server's `Retry-After` (or Sentry rate
 ///   limit) is honoured when longer, up to `maximumServerDelay`.
 /// - Any other 4xx: rejected for good, with the status and the server's reason.
+/// - A request that could not be made (``DeliveryOutcome/unsendable(_:)``): rejected for good,
+///   without a status; nothing to send: delivered.
 /// - After `maximumAttempts` or once the report has been retried for `maximumAge`: rejected.
 package struct DeliveryPolicy: Sendable, Equatable {
     package var baseDelay: Double
@@ -81,6 +91,10 @@ package struct DeliveryPolicy: Sendable, Equatable {
         case .networkError(let message):
             next.lastError = message
             serverDelay = nil
+        case .unsendable(let reason):
+            return .reject(status: nil, reason: reason)
+        case .nothingToSend:
+            return .delivered
         }
         if next.attempts >= maximumAttempts {
             return .reject(

@@ -44,7 +44,7 @@ package struct OTLPTransport: ReportTransport {
         do {
             compressed = try Gzip.compress(body(for: report))
         } catch {
-            return .response(status: 400, retryAfter: nil, reason: "cannot compress the OTLP request: \(error)")
+            return .unsendable("cannot compress the OTLP request: \(error)")
         }
         var headers = HTTPHeaders(settings.headers)
         headers.append("Content-Type", settings.encoding.contentType)

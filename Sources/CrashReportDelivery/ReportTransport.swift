@@ -39,6 +39,6 @@ package protocol ReportTransport: Sendable {
 extension ReportTransport {
     /// A transport that carries no sessions takes them as delivered: they are dropped.
     package func send(sessions: [SentrySession]) -> DeliveryOutcome {
-        .response(status: 204, retryAfter: nil, reason: "this transport carries no sessions")
+        .nothingToSend("this transport carries no sessions")
     }
 }

@@ -13,11 +13,11 @@ extension SentryTransport {
                     sessions: sessions, release: release, environment: environment, sdkName: Self.sdkName,
                     sdkVersion: CrashReportVersion.current)
             else {
-                return .response(status: 204, retryAfter: nil, reason: "no session has a release; Sentry drops those")
+                return .nothingToSend("no session has a release; Sentry drops those")
             }
             body = try Gzip.compress(envelope)
         } catch {
-            return .response(status: 400, retryAfter: nil, reason: "cannot build the session envelope: \(error)")
+            return .unsendable("cannot build the session envelope: \(error)")
         }
         return post(envelope: body)
     }
@@ -33,7 +33,7 @@ extension HTTPEndpointTransport {
             body = try JSON.encode(["sessions": sessions])
             target = try HTTPURL(Self.sessionsURL(for: url))
         } catch {
-            return .response(status: 400, retryAfter: nil, reason: "cannot send the sessions: \(error)")
+            return .unsendable("cannot send the sessions: \(error)")
         }
         return post(
             HTTPRequest(

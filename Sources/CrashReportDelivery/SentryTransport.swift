@@ -56,7 +56,7 @@ package struct SentryTransport: ReportTransport {
             body = try Gzip.compress(envelope)
         } catch {
             // A report that cannot be expressed as an event is a verdict on the report.
-            return .response(status: 400, retryAfter: nil, reason: "cannot build the Sentry envelope: \(error)")
+            return .unsendable("cannot build the Sentry envelope: \(error)")
         }
         return post(envelope: body)
     }

@@ -21,6 +21,16 @@ struct DeliveryPolicyTests {
         #expect(policy.decide(response(status), state: DeliveryState(), now: now, random: 0.5) == .delivered)
     }
 
+    @Test("a request that could not be made is rejected without a status; nothing to send is delivered")
+    func localOutcomes() {
+        let unsendable = policy.decide(
+            .unsendable("cannot build the envelope"), state: DeliveryState(), now: now, random: 0.5)
+        #expect(unsendable == .reject(status: nil, reason: "cannot build the envelope"))
+        let nothing = policy.decide(.nothingToSend("no sessions"), state: DeliveryState(), now: now, random: 0.5)
+        #expect(nothing == .delivered)
+        #expect(DeliveryOutcome.unsendable("x").description == "not sent: x")
+    }
+
     @Test("network errors, 408, 429 and 5xx are retried", arguments: [408, 429, 500, 502, 503, 599])
     func transient(status: Int) {
         guard
