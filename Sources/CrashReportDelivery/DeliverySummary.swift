@@ -1,5 +1,5 @@
-/// What one delivery pass did. Public, in standard-library types: `CrashReporter.waitForDelivery`
-/// returns it to the service.
+/// What one delivery pass did (`CrashReporter.waitForDelivery` hands the service a copy, its
+/// `DeliveryResult`).
 public struct DeliverySummary: Sendable, Equatable {
     /// The ids of the reports a server accepted.
     public var delivered: [String] = []

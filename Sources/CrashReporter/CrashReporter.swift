@@ -265,14 +265,15 @@ public enum CrashReporter {
     /// A service that exits right after its work (a command-line tool) calls this before
     /// exiting; a long-running service never needs to.
     @discardableResult
-    public static func waitForDelivery(timeout: Double = 10) -> DeliverySummary? {
-        awaitSettled(timeout: min(timeout, settleTimeout))  // delivery begins after the settle
+    public static func waitForDelivery(timeout: Duration = .seconds(10)) -> DeliveryResult? {
+        let seconds = timeout.inSeconds
+        awaitSettled(timeout: min(seconds, settleTimeout))  // delivery begins after the settle
         switch worker.withLock({ $0 }) {
         case nil: return nil
-        case .nothingPending: return DeliverySummary()
+        case .nothingPending: return DeliveryResult(DeliverySummary())
         case .running(let delivery):
-            guard case .summary(let summary) = delivery.waitForFirstPass(timeout: timeout) else { return nil }
-            return summary
+            guard case .summary(let summary) = delivery.waitForFirstPass(timeout: seconds) else { return nil }
+            return DeliveryResult(summary)
         }
     }
 

@@ -25,7 +25,9 @@ struct DiagnosticsLoggingTests {
             _ = try? CrashReporter.start(Options(appName: "diag", stateDirectory: "/proc/no-such-directory"))
             try CrashReporter.start(Options(appName: "diag", stateDirectory: path, uploadURL: url))
             LoggingSystem.bootstrapWithCrashBreadcrumbs(StreamLogHandler.standardError)
-            guard let summary = CrashReporter.waitForDelivery(timeout: 20), summary.retrying.count == 1 else { exit(2) }
+            guard let summary = CrashReporter.waitForDelivery(timeout: .seconds(20)), summary.retrying.count == 1 else {
+                exit(2)
+            }
             exit(0)
         }
         let log = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)

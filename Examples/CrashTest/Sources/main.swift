@@ -266,7 +266,7 @@ if let note {
 guard let kind else {
     // A real service would go on serving; this one waits for the reports of earlier crashes
     // to be delivered (when a transport is configured) and exits.
-    let summary = CrashReporter.waitForDelivery(timeout: 20)
+    let summary = CrashReporter.waitForDelivery(timeout: .seconds(20))
     if let summary {
         print(
             "crash-test: delivered \(summary.delivered.count), rejected \(summary.rejected.count), "
