@@ -16,6 +16,11 @@ source scripts/ensure-deps.sh
 
 swift build -c release --product crash-test
 swift build --build-tests
+# The example services' packages, built here rather than by the first test that starts them, so
+# that their builds do not run beside the integration tests that time child processes.
+use_mirrors Examples/NIOService Examples/HummingbirdService
+swift build --package-path Examples/NIOService
+swift build --package-path Examples/HummingbirdService
 
 source scripts/test-groups.sh
 status=0

@@ -126,18 +126,20 @@ public enum CrashReporter {
     /// What the armed handlers do not need, on a thread of its own so that `start` returns
     /// sooner: the runs of earlier processes settled and this one's record armed, the reports
     /// earlier processes left incomplete set aside and their stale temporary files removed (both
-    /// only older than a minute, so never this process's own); a crash or a clean end meanwhile
-    /// waits for these (scr_run_record_expect). Then retention without a destination, then
-    /// delivery. Inline when the thread cannot start.
+    /// only older than a minute, so never this process's own), and retention without a
+    /// destination; a crash or a clean end meanwhile waits for these (scr_run_record_expect).
+    /// Then delivery. Inline when the thread cannot start.
     private static func settleInBackground(_ config: ResolvedConfiguration, deliver: Bool) {
         let work: @Sendable () -> Void = {
             if config.recordRuns { recordRun(config) }
             let store = ReportStore(stateDirectory: config.stateDirectory)
             store.setAsideIncomplete()
             store.deleteStaleTemporaryFiles()
-            scr_run_record_settled()  // an exit from now on need not wait
-            // With a destination the delivery passes keep the bounds; without one, start does.
+            // With a destination the delivery passes keep the bounds; without one, start does,
+            // before a crash may go on (a service that crashes at once, launch after launch,
+            // still keeps pending/ at its bound).
             if config.delivery.destination == nil { Retention.applyLocked(to: store, limits: config.delivery.limits) }
+            scr_run_record_settled()  // an exit from now on need not wait
             // Delivery begins before the latch opens: whoever waited for it (waitForDelivery) then
             // finds the worker.
             if deliver { startDelivery(forNewReport: false) }

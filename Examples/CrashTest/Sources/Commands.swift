@@ -41,6 +41,7 @@ func setAnalytics(granted: Bool) -> Never {
 func serve(seconds: Double) -> Never {
     let analytics = bootstrapAnalytics()
     track(CrashTestEvent.appLaunched(command: .serve))
+    _ = CrashReporter.lastRun  // start()'s settle is done: this run's record exists before a test may kill it
     print("crash-test: serving for \(seconds) s")
     fflush(nil)  // the line says it is tracking; a test may kill it any time after
     let tick =
