@@ -20,14 +20,22 @@ struct RunRecordTests {
         return child
     }
 
+    /// Waits for `line` on the child's standard output, up to 90 s (the whole integration group
+    /// shares two cores with dozens of children); says how the child stands when it never comes.
     private static func waitForLine(_ line: String, in child: ChildProcess.Running) async throws {
         let stdout = child.directory.appendingPathComponent("stdout")
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(90)
         while Date() < deadline {
             if ((try? String(contentsOf: stdout, encoding: .utf8)) ?? "").contains(line) { return }
+            if kill(child.pid, 0) != 0 { break }  // it is gone: the line will not come
             try await Task.sleep(for: .milliseconds(10))
         }
-        throw EndToEndError("no line '\(line)' from \(child.arguments)")
+        let alive = kill(child.pid, 0) == 0
+        let output = (try? String(contentsOf: stdout, encoding: .utf8)) ?? ""
+        let errors = (try? String(contentsOf: child.directory.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
+        throw EndToEndError(
+            "no line '\(line)' from \(child.arguments) (\(alive ? "still running" : "exited")); "
+                + "stdout: \(output.suffix(500)) stderr: \(errors.suffix(1500))")
     }
 
     /// `crash-test run` printing `lastRun`, delivering to the collector's plain endpoint.

@@ -35,7 +35,7 @@ struct SnapshotTests {
             environment: sandbox.environment(["CRASH_REPORTER_URL": server.url, "CRASH_TEST_TICK_MS": "100"]))
         // Asked once it serves: its snapshot signal is in place once start() has returned.
         let stdout = child.directory.appendingPathComponent("stdout")
-        for _ in 0..<1000 where !((try? String(contentsOf: stdout, encoding: .utf8)) ?? "").contains("serving") {
+        for _ in 0..<6000 where !((try? String(contentsOf: stdout, encoding: .utf8)) ?? "").contains("serving") {
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(kill(child.pid, SIGQUIT) == 0)
