@@ -267,6 +267,8 @@ SCR_HIDDEN bool scr_heartbeats_active(void);
 // marks it reported. Called by the monitor thread only.
 SCR_HIDDEN bool scr_heartbeats_find_late(uint64_t now_ms, uint64_t timeout_ms, scr_late_heartbeat *late);
 SCR_HIDDEN int scr_monitor_start(const scr_config *config);
+// Wakes the monitor thread (a byte down its pipe; nothing before it has started). Async-signal-safe.
+SCR_HIDDEN void scr_monitor_wake(void);
 
 // ---- the report (report.c, report_threads.c) --------------------------------------------
 // What a report is about: a crash (its signal and context), or a snapshot of a live process

@@ -50,10 +50,16 @@ static bool ask(const char *reason) {
     if (!atomic_compare_exchange_strong(&g_monitor.request, &expected, REQUEST_FILLING)) return false;
     scr_strlcpy(g_monitor.reason, reason, sizeof g_monitor.reason);
     atomic_store_explicit(&g_monitor.request, REQUEST_ASKED, memory_order_release); // the reason is complete
-    char byte = 's';
+    scr_monitor_wake();
+    return true;
+}
+
+// Async-signal-safe (write(2) on the non-blocking pipe; a full pipe wakes the monitor already).
+void scr_monitor_wake(void) {
+    if (g_monitor.write_fd < 0) return;
+    char byte = 'w';
     while (write(g_monitor.write_fd, &byte, 1) < 0 && errno == EINTR) {
     }
-    return true;
 }
 
 // Async-signal-safe: the snapshot signal's handler.
@@ -82,8 +88,8 @@ static int write_report(const char *kind, const char *reason, const scr_late_hea
 static void *run(void *unused) {
     (void)unused;
     prctl(PR_SET_NAME, "crash-monitor", 0, 0, 0);
-    // A quarter of the timeout, at most 2.5 s (the pool watch's heartbeats exist by default, so an
-    // idle service wakes it this often): a stall is reported within the timeout and a quarter.
+    // A quarter of the timeout, at most 2.5 s (the pool watch's heartbeat exists once the pool is
+    // in use, so an idle async service wakes it this often): a stall is reported within the timeout and a quarter.
     uint32_t interval = g_monitor.hang_timeout_ms / 4;
     if (interval > 2500) interval = 2500;
     if (interval < 10) interval = 10;
@@ -176,11 +182,7 @@ int scr_monitor_start(const scr_config *config) {
 // (heartbeat.c) and wakes the monitor, which waits without a timeout while none exists.
 int scr_heartbeat_register(const char *name) {
     int index = scr_heartbeats_add(name);
-    if (index >= 0 && g_monitor.write_fd >= 0) {
-        char byte = 'h';
-        while (write(g_monitor.write_fd, &byte, 1) < 0 && errno == EINTR) {
-        }
-    }
+    if (index >= 0) scr_monitor_wake();
     return index;
 }
 

@@ -87,6 +87,15 @@ void scr_set_report_written_callback(void (*callback)(void));
 /// actor enqueues its jobs from it. Async-signal-safe (one atomic store).
 void scr_set_monitor_probe(void (*probe)(void));
 
+/// Hooks the concurrency runtime's enqueueing of jobs on the cooperative pool until its first
+/// job, to learn that the pool is in use (and wake the monitor). Without the concurrency runtime
+/// the pool counts as used. Not async-signal-safe by intent; call once, after scr_install.
+void scr_pool_hook_install(void);
+
+/// Whether a job has been enqueued on the cooperative pool since scr_pool_hook_install.
+/// Async-signal-safe (one atomic load).
+int scr_pool_used(void);
+
 /// Registers a heartbeat named `name` (at most 63 bytes kept): if it is not ticked for the
 /// hang timeout, the monitor writes one `hang` report naming it and the thread that ticked it
 /// last. Returns its index, or -1 when all 64 are taken. Not async-signal-safe by intent.

@@ -9,10 +9,14 @@ import Synchronization
 /// stall). No code of the service has to tick anything.
 ///
 /// The monitor thread enqueues the jobs each time it wakes (every quarter of the hang timeout, at
-/// most every 2.5 s), one per executor at a time: a job not yet run is not joined by another, so a
-/// long stall piles nothing up. The pool's heartbeat is registered at `start`; the main actor's by
-/// its job's first run on the main actor, so that a program whose main thread never drains the
-/// main queue (a synchronous `main` that blocks, or never calls `dispatchMain()`) never arms it.
+/// most every 2.5 s, while a heartbeat exists), one per executor at a time: a job not yet run is
+/// not joined by another, so a long stall piles nothing up. The pool is watched from its first
+/// use on (CShims/pool_hook.c tells when its first job is enqueued), so that a program that never
+/// uses the pool gets no pool thread from the watch: the monitor registers its heartbeat then, so
+/// that a pool whose threads all block at once is still seen. The main actor's heartbeat is
+/// registered by its job's first run on the main actor, so that a program whose main thread never
+/// drains the main queue (a synchronous `main` that blocks, or never calls `dispatchMain()`)
+/// never arms it.
 enum ExecutorWatch {
     /// The heartbeat names: what a hang report's `heartbeat.name` says.
     static let poolName = "cooperative pool"
@@ -25,18 +29,20 @@ enum ExecutorWatch {
     private static let poolJobWaiting = Atomic<Bool>(false)
     private static let mainActorJobWaiting = Atomic<Bool>(false)
 
-    /// Registers the pool's heartbeat and hands the monitor the probe; `start` calls it once the
-    /// handlers are in place.
+    /// Hooks the pool's first use, hands the monitor the probe and enqueues the main actor's
+    /// first job; `start` calls it once the handlers are in place.
     static func start() {
-        guard let pool = CrashReporter.heartbeat(poolName) else { return }
-        poolIndex.store(pool.index, ordering: .releasing)
         scr_set_monitor_probe { ExecutorWatch.probe() }
+        scr_pool_hook_install()
         probe()
     }
 
-    /// On the monitor thread: a job for each executor that has none waiting.
+    /// On the monitor thread (and once in `start`): a job for each executor that has none waiting,
+    /// the pool's only once it is in use.
     private static func probe() {
-        if !poolJobWaiting.exchange(true, ordering: .acquiringAndReleasing) {
+        if scr_pool_used() != 0, registerPool(),
+            !poolJobWaiting.exchange(true, ordering: .acquiringAndReleasing)
+        {
             // No priority, as most of a service's tasks: Dispatch runs each priority on threads of its own.
             Task.detached {
                 scr_heartbeat_tick(poolIndex.load(ordering: .acquiring))
@@ -46,6 +52,14 @@ enum ExecutorWatch {
         if !mainActorJobWaiting.exchange(true, ordering: .acquiringAndReleasing) {
             Task { @MainActor in tickMainActor() }
         }
+    }
+
+    /// Registers the pool's heartbeat the first time; false when all 64 are taken (no watch).
+    private static func registerPool() -> Bool {
+        if poolIndex.load(ordering: .acquiring) >= 0 { return true }
+        guard let beat = CrashReporter.heartbeat(poolName) else { return false }
+        poolIndex.store(beat.index, ordering: .releasing)
+        return true
     }
 
     /// The main actor's job: registers its heartbeat the first time (a main actor that never runs
