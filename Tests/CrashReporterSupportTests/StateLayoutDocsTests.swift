@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CrashReporterSupport
@@ -26,19 +27,6 @@ struct StateLayoutDocsTests {
             entries.append(String(line.split(separator: " ")[0]))
         }
         return entries
-    }
-
-    /// Whether `path` (below the root) is an instance of `entry`, each `<…>` standing for one or
-    /// more characters other than `/`.
-    static func matches(_ path: String, _ entry: String) -> Bool {
-        var pattern = "^"
-        var rest = entry[...]
-        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
-            pattern += NSRegularExpression.escapedPattern(for: String(rest[..<open])) + "[^/]+"
-            rest = rest[rest.index(after: close)...]
-        }
-        pattern += NSRegularExpression.escapedPattern(for: String(rest)) + "$"
-        return path.range(of: pattern, options: .regularExpression) != nil
     }
 
     @Test("docs/configuration.md's tree draws exactly StateLayout's entries, each once")
@@ -77,7 +65,7 @@ struct StateLayoutDocsTests {
         for path in paths {
             let below = try #require(
                 path.hasPrefix(layout.root + "/") ? String(path.dropFirst(layout.root.count + 1)) : nil)
-            let kinds = StateLayout.entries.filter { Self.matches(below, $0) }
+            let kinds = StateEntries.kinds(of: below)
             #expect(kinds.count == 1, "\(below) is an instance of \(kinds), not of exactly one entry")
         }
         // The folders are the first component of their entries.
