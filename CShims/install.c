@@ -20,6 +20,9 @@ int scr_is_installed(void) { return atomic_load_explicit(&g_installed, memory_or
 // Not async-signal-safe (it allocates, reads files and warms the unwinder up); called once.
 int scr_install(const scr_config *config) {
     if (config == NULL || config->pending_dir == NULL || config->pending_dir[0] != '/') return SCR_ERR_BAD_CONFIG;
+    if (config->report_suffix == NULL || config->temporary_suffix == NULL || config->failed_suffix == NULL) {
+        return SCR_ERR_BAD_CONFIG;
+    }
     if (config->breadcrumb_capacity > SCR_MAX_BREADCRUMBS) return SCR_ERR_BAD_CONFIG;
     if (scr_is_installed()) return SCR_ERR_ALREADY_INSTALLED;
     int r = scr_report_prepare(config);

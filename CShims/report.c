@@ -40,8 +40,9 @@ extern _Atomic(const char *) *swift_getFatalErrorMessageBuffer(void) __attribute
 static struct {
     char pending_dir[SCR_DIR_MAX];
     char state_dir[SCR_DIR_MAX]; // pending_dir's parent, made again if it was removed
-    char tmp_path[SCR_DIR_MAX + 64];
-    char final_path[SCR_DIR_MAX + 64];
+    char report_suffix[SCR_SUFFIX_MAX], temporary_suffix[SCR_SUFFIX_MAX], failed_suffix[SCR_SUFFIX_MAX];
+    char tmp_path[SCR_DIR_MAX + 96]; // "/", the id, an ending and an errno's digits
+    char final_path[SCR_DIR_MAX + 96];
     int spare_fd;                // a descriptor kept for the crash's report (a full table)
     dev_t spare_dev;             // what spare_fd is, to check it is still ours before closing it
     ino_t spare_ino;
@@ -134,11 +135,17 @@ static void reserve_spare_fd(void) {
 // Not async-signal-safe; called once at install.
 int scr_report_prepare(const scr_config *config) {
     if (strlen(config->pending_dir) >= SCR_DIR_MAX) return SCR_ERR_PATH_TOO_LONG;
+    if (config->state_dir != NULL && strlen(config->state_dir) >= SCR_DIR_MAX) return SCR_ERR_PATH_TOO_LONG;
+    if (strlen(config->report_suffix) >= SCR_SUFFIX_MAX || strlen(config->temporary_suffix) >= SCR_SUFFIX_MAX
+        || strlen(config->failed_suffix) >= SCR_SUFFIX_MAX) {
+        return SCR_ERR_BAD_CONFIG;
+    }
     scr_strlcpy(g_report.pending_dir, config->pending_dir, sizeof g_report.pending_dir);
-    scr_strlcpy(g_report.state_dir, config->pending_dir, sizeof g_report.state_dir);
-    char *slash = strrchr(g_report.state_dir, '/');
-    if (slash != NULL && slash != g_report.state_dir) *slash = '\0';
-    else g_report.state_dir[0] = '\0'; // pending_dir is a top-level directory: nothing above it to make
+    // Empty when there is none to make again (pending_dir is a top-level directory).
+    scr_strlcpy(g_report.state_dir, config->state_dir != NULL ? config->state_dir : "", sizeof g_report.state_dir);
+    scr_strlcpy(g_report.report_suffix, config->report_suffix, sizeof g_report.report_suffix);
+    scr_strlcpy(g_report.temporary_suffix, config->temporary_suffix, sizeof g_report.temporary_suffix);
+    scr_strlcpy(g_report.failed_suffix, config->failed_suffix, sizeof g_report.failed_suffix);
     reserve_spare_fd();
     scr_strlcpy(g_report.app_name, config->app_name, sizeof g_report.app_name);
     scr_strlcpy(g_report.app_version, config->app_version, sizeof g_report.app_version);
@@ -421,9 +428,9 @@ static int open_report_file(void) {
     return open(g_report.tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 }
 
-// Async-signal-safe: writes ".crash.failed-<error>" into `out`.
+// Async-signal-safe: writes the failed suffix (".crash.failed-") and `error` into `out`.
 static void append_failed_suffix(char *out, size_t cap, int error) {
-    size_t n = scr_strlcpy(out, ".crash.failed-", cap);
+    size_t n = scr_strlcpy(out, g_report.failed_suffix, cap);
     scr_format_decimal(out + n, cap - n, error > 0 ? (uint64_t)error : 0);
 }
 
@@ -432,7 +439,7 @@ static void append_failed_suffix(char *out, size_t cap, int error) {
 // the reason (ReportStore) instead of losing all trace of the crash; left as `.crash.tmp` if even
 // the rename fails.
 static void keep_failed(const char *id, int error) {
-    char suffix[32];
+    char suffix[SCR_SUFFIX_MAX + 24]; // the ending and an errno's digits
     append_failed_suffix(suffix, sizeof suffix, error);
     make_path(g_report.final_path, sizeof g_report.final_path, id, suffix);
     (void)rename(g_report.tmp_path, g_report.final_path);
@@ -465,8 +472,8 @@ int scr_report_write(scr_report_request *request) {
     int others = scr_threads_request(crash);
     scr_profile_mark(SCR_PROFILE_REQUESTED);
     make_report_id(request->id);
-    make_path(g_report.tmp_path, sizeof g_report.tmp_path, request->id, ".crash.tmp");
-    make_path(g_report.final_path, sizeof g_report.final_path, request->id, ".crash");
+    make_path(g_report.tmp_path, sizeof g_report.tmp_path, request->id, g_report.temporary_suffix);
+    make_path(g_report.final_path, sizeof g_report.final_path, request->id, g_report.report_suffix);
     int fd = open_report_file();
     if (fd < 0) goto done;
     scr_writer writer;

@@ -23,9 +23,18 @@ extern "C" {
 /// Largest ring the reporter accepts.
 #define SCR_MAX_BREADCRUMBS 4096
 
-/// What `scr_install` needs. Strings are copied; the caller may free them afterwards.
+/// Longest file-name ending `scr_config` takes (with its NUL).
+#define SCR_SUFFIX_MAX 24
+
+/// What `scr_install` needs. Strings are copied; the caller may free them afterwards. The paths
+/// and file-name endings come from Swift's StateLayout, which spells every name of the state
+/// directory; the C core builds none of its own.
 typedef struct scr_config {
     const char *pending_dir;      // absolute path of `<state>/pending`, must exist
+    const char *state_dir;        // the state directory (made again if removed); NULL or "": none
+    const char *report_suffix;    // a whole report's ending (".crash")
+    const char *temporary_suffix; // a report being written (".crash.tmp"), renamed when whole
+    const char *failed_suffix;    // a report whose write failed, before the errno (".crash.failed-")
     const char *app_name;
     const char *app_version;
     const char *app_build;

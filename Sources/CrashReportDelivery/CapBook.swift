@@ -185,7 +185,7 @@ package struct CapBook: Codable, Sendable, Equatable {
     // MARK: the file
 
     /// `<state>/delivery-caps.json`.
-    package static func path(stateDirectory: String) -> String { stateDirectory + "/delivery-caps.json" }
+    package static func path(stateDirectory: String) -> String { StateLayout(stateDirectory).deliveryCaps }
 
     /// The book of a state directory; an empty one when it has none or it cannot be read
     /// (then at most one more window of reports is sent in full).

@@ -5,8 +5,6 @@ import CrashReporterSupport
 /// `CRASH_REPORTER_DISABLED`. Read here so that the service (`CrashReportingConsent`) and
 /// `crashreport upload` apply one rule.
 package enum CrashReportingChoice {
-    package static let fileName = "crash-reporting.consent"
-
     /// The operators' override: `1`, `true`, `yes`, `on` turn crash reporting off; `0`,
     /// `false`, `no`, `off` (or nothing) leave it to the user's choice.
     package static let disabledVariable = "CRASH_REPORTER_DISABLED"
@@ -45,5 +43,5 @@ package enum CrashReportingChoice {
             Array((enabled ? "enabled\n" : "disabled\n").utf8), to: path(stateDirectory), durable: true)
     }
 
-    private static func path(_ stateDirectory: String) -> String { stateDirectory + "/" + fileName }
+    private static func path(_ stateDirectory: String) -> String { StateLayout(stateDirectory).crashReportingConsent }
 }

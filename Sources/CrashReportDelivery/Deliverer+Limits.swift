@@ -38,7 +38,7 @@ extension Deliverer {
     /// one (the rest of the pass then waits too), else nil.
     func sendSummaries(_ book: inout CapBook, _ summary: inout DeliverySummary, at passTime: Timestamp) -> Timestamp? {
         for due in book.dueSummaries(now: passTime, limits: limits) {
-            let path = store.withheld + "/\(due.carrier).crash"
+            let path = StateLayout.report(id: due.carrier, in: store.withheld)
             guard let bytes = try? FileSystem.read(path, limit: ReportDecoding.sizeLimit),
                 let report = try? ReportDecoding.decode(gzipData: bytes)
             else {

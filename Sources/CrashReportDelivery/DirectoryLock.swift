@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Glibc
 
 /// An exclusive, non-blocking `flock` on `<state>/delivery.lock`: two processes of the same
@@ -9,7 +10,7 @@ package final class DirectoryLock: Sendable {
     /// Takes the lock, or returns nil when another process holds it (or the file cannot be
     /// opened: then nobody can deliver from this directory anyway).
     package convenience init?(stateDirectory: String) {
-        self.init(path: stateDirectory + "/delivery.lock", wait: false)
+        self.init(path: StateLayout(stateDirectory).deliveryLock, wait: false)
     }
 
     /// Takes an exclusive lock on the file at `path` (created when missing): at once or nil,

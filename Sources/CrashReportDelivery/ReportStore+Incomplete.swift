@@ -12,7 +12,7 @@ import CrashReporterSupport
 /// `rejected/<id>.reason` note. A `.crash.tmp` younger than a minute may still be written by a
 /// live process of the same service and is left alone.
 extension ReportStore {
-    static let failedMarker = ".crash.failed-"
+    static let failedMarker = StateLayout.Suffix.failedReport
 
     /// Sets aside every incomplete report of `pending/` and returns their ids. A file that cannot
     /// be moved (a full disk refuses the note) stays for the next time.
@@ -23,7 +23,7 @@ extension ReportStore {
         for name in names.sorted() {
             let path = pending + "/" + name
             // Only a `.crash.tmp` needs its age: no `stat` for the reports themselves at start.
-            let modified = name.hasSuffix(".crash.tmp") ? FileSystem.modificationTime(path) : nil
+            let modified = name.hasSuffix(StateLayout.Suffix.temporaryReport) ? FileSystem.modificationTime(path) : nil
             guard let (id, reason) = Self.incomplete(name: name, modified: modified, now: now) else { continue }
             if (try? markRejected(path, id: id, status: nil, reason: reason, now: now)) != nil { ids.append(id) }
         }
@@ -34,15 +34,16 @@ extension ReportStore {
     static func incomplete(name: String, modified: Double?, now: Timestamp) -> (id: String, reason: String)? {
         // A report's own name (the common case) is told apart by its suffix first: the first call of
         // firstRange(of:) instantiates _StringProcessing's generic searcher, a quarter of start()'s time.
-        if !name.hasSuffix(".crash"), let marker = name.firstRange(of: failedMarker),
+        if !name.hasSuffix(StateLayout.Suffix.report), let marker = name.firstRange(of: failedMarker),
             let code = Int32(name[marker.upperBound...])
         {
             let id = String(name[..<marker.lowerBound])
             let why = code > 0 ? "writing it failed: \(Errno.text(code))" : "it could not be compressed whole"
             return (id, "incomplete report: \(why)")
         }
-        if name.hasSuffix(".crash.tmp"), let modified, now.seconds - modified > 60 {
-            return (String(name.dropLast(".crash.tmp".count)), "incomplete report: the process ended while writing it")
+        let temporary = StateLayout.Suffix.temporaryReport
+        if name.hasSuffix(temporary), let modified, now.seconds - modified > 60 {
+            return (String(name.dropLast(temporary.count)), "incomplete report: the process ended while writing it")
         }
         return nil
     }

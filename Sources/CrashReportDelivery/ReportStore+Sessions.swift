@@ -16,7 +16,9 @@ extension ReportStore {
 
     /// Pending session files, oldest first (by file time, then name).
     package func pendingSessionFiles() -> [String] {
-        let names = ((try? FileSystem.contentsOfDirectory(pending)) ?? []).filter { $0.hasSuffix(".session") }
+        let names = ((try? FileSystem.contentsOfDirectory(pending)) ?? []).filter {
+            $0.hasSuffix(StateLayout.Suffix.session)
+        }
         let dated = names.map { name in
             let path = pending + "/" + name
             return (path: path, time: FileSystem.modificationTime(path) ?? -.infinity)
@@ -26,13 +28,13 @@ extension ReportStore {
 
     /// Whether a session waits to be sent.
     package var hasPendingSessions: Bool {
-        ((try? FileSystem.contentsOfDirectory(pending)) ?? []).contains { $0.hasSuffix(".session") }
+        ((try? FileSystem.contentsOfDirectory(pending)) ?? []).contains { $0.hasSuffix(StateLayout.Suffix.session) }
     }
 
     /// Keeps a session for the next delivery pass, dropping the oldest beyond the bound.
     package func saveSession(_ session: SentrySession) throws {
         try FileSystem.createDirectory(pending)
-        try FileSystem.writeAtomically(JSON.encode(session), to: pending + "/\(session.sid).session")
+        try FileSystem.writeAtomically(JSON.encode(session), to: layout.session(sid: session.sid))
         for old in pendingSessionFiles().dropLast(Self.maxPendingSessions) {
             _ = try? FileSystem.remove(old)
         }

@@ -1,16 +1,8 @@
 import CrashReporterSupport
 
-/// The reports of one state directory:
-///
-/// ```
-/// pending/<id>.crash            waiting to be sent (or read with crashreport)
-/// pending/<id>.delivery         its retry state (attempts, next attempt), when it has one
-/// delivered/<id>.crash          accepted by a server; the newest `keepDelivered` are kept
-/// rejected/<id>.crash           refused for good, or damaged
-/// rejected/<id>.reason          why, as JSON: status, reason, time
-/// withheld/<id>.crash           held back by the crash-loop cap, counted in a summary
-/// delivery-caps.json            the cap's windows and counts (`CapBook`)
-/// ```
+/// The reports of one state directory: `pending/` (with their retry states and the sessions),
+/// `delivered/` (the newest `keepDelivered` are kept), `rejected/` (with why) and `withheld/`,
+/// at the paths `StateLayout` gives (docs/configuration.md, "The state directory", draws them).
 ///
 /// Paths are plain strings; the folders are made with mode 0700 when first needed.
 package struct ReportStore: Sendable {
@@ -25,11 +17,13 @@ package struct ReportStore: Sendable {
         self.keepDelivered = keepDelivered
     }
 
-    package var pending: String { stateDirectory + "/pending" }
-    package var delivered: String { stateDirectory + "/delivered" }
-    package var rejected: String { stateDirectory + "/rejected" }
+    /// Where everything of the state directory is.
+    package var layout: StateLayout { StateLayout(stateDirectory) }
+    package var pending: String { layout.pending }
+    package var delivered: String { layout.delivered }
+    package var rejected: String { layout.rejected }
     /// Reports held back by the crash-loop cap (docs/crash-loops.md).
-    package var withheld: String { stateDirectory + "/withheld" }
+    package var withheld: String { layout.withheld }
 
     /// Pending reports, oldest first (by file time, then name).
     package func pendingReports() -> [String] { Self.reports(in: pending) }
@@ -37,14 +31,14 @@ package struct ReportStore: Sendable {
     /// Whether a report waits in `pending/`: one directory listing, no file is looked at (what
     /// `start` asks before it starts a worker).
     package var hasPendingReports: Bool {
-        ((try? FileSystem.contentsOfDirectory(pending)) ?? []).contains { $0.hasSuffix(".crash") }
+        ((try? FileSystem.contentsOfDirectory(pending)) ?? []).contains { $0.hasSuffix(StateLayout.Suffix.report) }
     }
 
     /// The `.crash` files of a folder, oldest first (by file time, then name); none when the
     /// folder does not exist.
     package static func reports(in directory: String) -> [String] {
         let names = (try? FileSystem.contentsOfDirectory(directory)) ?? []
-        let dated = names.filter { $0.hasSuffix(".crash") }.map { name in
+        let dated = names.filter { $0.hasSuffix(StateLayout.Suffix.report) }.map { name in
             let path = directory + "/" + name
             return (path: path, time: FileSystem.modificationTime(path) ?? -.infinity)
         }
@@ -54,7 +48,8 @@ package struct ReportStore: Sendable {
     /// The id a file name carries (`<id>.crash`).
     package static func id(of path: String) -> String {
         let name = fileName(path)
-        return name.hasSuffix(".crash") ? String(name.dropLast(".crash".count)) : name
+        let suffix = StateLayout.Suffix.report
+        return name.hasSuffix(suffix) ? String(name.dropLast(suffix.count)) : name
     }
 
     /// The last component of a path.
@@ -64,7 +59,7 @@ package struct ReportStore: Sendable {
 
     // MARK: retry state
 
-    func statePath(id: String) -> String { pending + "/\(id).delivery" }
+    func statePath(id: String) -> String { layout.deliveryState(id: id) }
 
     /// The retry state of a report: a fresh one when it has none, or when its file cannot be
     /// read (then the report is retried as if new, which loses at most its backoff).
@@ -106,8 +101,8 @@ package struct ReportStore: Sendable {
         let id = given ?? Self.id(of: path)
         try FileSystem.createDirectory(rejected)
         let note = RejectionNote(status: status, reason: reason, at: now)
-        try FileSystem.writeAtomically(JSON.encode(note), to: rejected + "/\(id).reason")
-        try FileSystem.rename(path, to: rejected + "/\(id).crash")
+        try FileSystem.writeAtomically(JSON.encode(note), to: layout.rejectionReason(id: id))
+        try FileSystem.rename(path, to: StateLayout.report(id: id, in: rejected))
         _ = try? FileSystem.remove(statePath(id: id))
     }
 
@@ -117,7 +112,8 @@ package struct ReportStore: Sendable {
         for path in Self.reports(in: withheld) { _ = try? FileSystem.remove(path) }
         let names = (try? FileSystem.contentsOfDirectory(pending)) ?? []
         for name in names
-        where name.hasSuffix(".crash") || name.hasSuffix(".delivery") || name.hasSuffix(".session")
+        where name.hasSuffix(StateLayout.Suffix.report) || name.hasSuffix(StateLayout.Suffix.deliveryState)
+            || name.hasSuffix(StateLayout.Suffix.session)
             || Self.isTemporary(name) || name.contains(Self.failedMarker)
         {
             _ = try? FileSystem.remove(pending + "/" + name)
@@ -134,12 +130,12 @@ package struct ReportStore: Sendable {
 
     /// The crash handler's `.crash.tmp` files and the atomic writer's temporary files.
     static func isTemporary(_ name: String) -> Bool {
-        name.hasSuffix(".crash.tmp") || FileSystem.isTemporaryName(name)
+        name.hasSuffix(StateLayout.Suffix.temporaryReport) || FileSystem.isTemporaryName(name)
     }
 
     /// Why a report was rejected; nil when it was not, or the note cannot be read.
     package func rejection(id: String) -> RejectionNote? {
-        guard let bytes = try? FileSystem.read(rejected + "/\(id).reason", limit: Self.noteSizeLimit) else {
+        guard let bytes = try? FileSystem.read(layout.rejectionReason(id: id), limit: Self.noteSizeLimit) else {
             return nil
         }
         return try? JSON.decode(RejectionNote.self, from: bytes)

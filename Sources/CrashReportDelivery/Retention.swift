@@ -80,7 +80,7 @@ package enum Retention {
         for (folder, file) in others {
             _ = try? FileSystem.remove(file.path)
             // A rejected report's note goes with it.
-            _ = try? FileSystem.remove(folder + "/\(ReportStore.id(of: file.path)).reason")
+            _ = try? FileSystem.remove(StateLayout.rejectionReason(id: ReportStore.id(of: file.path), in: folder))
         }
         return prunedPending
     }

@@ -293,27 +293,25 @@ public enum CrashReporter {
     public static var reservedBytes: Int { Int(scr_reserved_bytes()) }
 
     private static func install(_ config: ResolvedConfiguration) throws {
-        let result = config.pendingDirectory.withCString { pending in
-            config.appName.withCString { name in
-                config.appVersion.withCString { version in
-                    config.appBuild.withCString { build in
-                        config.environmentName.withCString { env in
-                            config.homeDirectory.withCString { home in
-                                var c = scr_config(
-                                    pending_dir: pending, app_name: name, app_version: version, app_build: build,
-                                    app_environment: env, home_dir: home,
-                                    breadcrumb_capacity: UInt32(config.breadcrumbCapacity),
-                                    max_threads: UInt32(config.maxThreads),
-                                    max_frames_per_thread: UInt32(config.maxFramesPerThread),
-                                    thread_timeout_ms: UInt32(config.threadCaptureTimeoutMs),
-                                    snapshot_signal: config.snapshotSignal.number ?? 0,
-                                    hang_timeout_ms: UInt32(config.hangTimeoutMs))
-                                return scr_install(&c)
-                            }
-                        }
-                    }
-                }
-            }
+        // The handler's paths and file-name endings come from the one owner of the state
+        // directory's names; the C core spells none of its own.
+        let layout = StateLayout(config.stateDirectory)
+        let strings = [
+            layout.pending, layout.root, StateLayout.Suffix.report, StateLayout.Suffix.temporaryReport,
+            StateLayout.Suffix.failedReport, config.appName, config.appVersion, config.appBuild,
+            config.environmentName, config.homeDirectory,
+        ]
+        let result = withCStrings(strings) { s in
+            var c = scr_config(
+                pending_dir: s[0], state_dir: s[1], report_suffix: s[2], temporary_suffix: s[3], failed_suffix: s[4],
+                app_name: s[5], app_version: s[6], app_build: s[7], app_environment: s[8], home_dir: s[9],
+                breadcrumb_capacity: UInt32(config.breadcrumbCapacity),
+                max_threads: UInt32(config.maxThreads),
+                max_frames_per_thread: UInt32(config.maxFramesPerThread),
+                thread_timeout_ms: UInt32(config.threadCaptureTimeoutMs),
+                snapshot_signal: config.snapshotSignal.number ?? 0,
+                hang_timeout_ms: UInt32(config.hangTimeoutMs))
+            return scr_install(&c)
         }
         switch Int(result) {
         case Int(SCR_OK): return
@@ -322,6 +320,20 @@ public enum CrashReporter {
         case Int(SCR_ERR_NO_MEMORY): throw CrashReporterError.outOfMemory
         case Int(SCR_ERR_SIGACTION): throw CrashReporterError.cannotInstallHandlers(errno: errno)
         default: throw CrashReporterError.invalidOption("rejected by the handler (code \(result))")
+        }
+    }
+
+    /// Runs `body` with NUL-terminated copies of `strings`, in order, in one buffer that lives
+    /// for the call only (what `scr_install` needs: it copies every string it is given).
+    private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>]) -> R) -> R {
+        var bytes: [CChar] = []
+        var offsets: [Int] = []
+        for string in strings {
+            offsets.append(bytes.count)
+            bytes += string.utf8CString
+        }
+        return bytes.withUnsafeBufferPointer { buffer in
+            body(offsets.map { buffer.baseAddress! + $0 })
         }
     }
 }

@@ -18,8 +18,9 @@ import Tracking
 /// writes, which keeps `start` fast on file systems where metadata changes are slow.
 struct RunLedger {
     let stateDirectory: String
-    var directory: String { stateDirectory + "/runs" }
-    var lastRunPath: String { directory + "/last-run" }
+    var layout: StateLayout { StateLayout(stateDirectory) }
+    var directory: String { layout.runs }
+    var lastRunPath: String { layout.lastRun }
 
     /// The state line of a record whose run was settled: its slot is free.
     static let settledLine = "settled " + String(repeating: "-", count: 36) + "\n"
@@ -96,9 +97,9 @@ struct RunLedger {
     ) -> LastRun? {
         // The directory is made only when the lock file cannot be opened (the first run).
         guard
-            let lock = DirectoryLock(path: directory + "/settle.lock", wait: true)
+            let lock = DirectoryLock(path: layout.settleLock, wait: true)
                 ?? ((try? FileSystem.createDirectory(directory)) != nil
-                    ? DirectoryLock(path: directory + "/settle.lock", wait: true) : nil)
+                    ? DirectoryLock(path: layout.settleLock, wait: true) : nil)
         else { return nil }
         defer { withExtendedLifetime(lock) {} }
         var stored = Self.read(lastRunPath).flatMap(Stored.init(parsing:))
@@ -148,7 +149,7 @@ struct RunLedger {
             if let stored { Self.overwrite(lastRunPath, with: stored.text, truncate: true) }
         }
         if let thisRun {
-            let path = mine.map { slots[$0].path } ?? directory + "/slot-\(slots.count).run"
+            let path = mine.map { slots[$0].path } ?? layout.runSlot(slots.count)
             if let bootID, let record = thisRun(bootID) {
                 _ = Self.arm(record, at: path)
             } else if let mine, slots[mine].settledNow {
@@ -161,7 +162,9 @@ struct RunLedger {
     /// The record files, with their records; a settled slot, or a damaged one older than a
     /// minute (a start killed while writing it), is free.
     private func readSlots(now: Timestamp) -> [Slot] {
-        let names = ((try? FileSystem.contentsOfDirectory(directory)) ?? []).filter { $0.hasSuffix(".run") }.sorted()
+        let names = ((try? FileSystem.contentsOfDirectory(directory)) ?? []).filter {
+            $0.hasSuffix(StateLayout.Suffix.runRecord)
+        }.sorted()
         return names.compactMap { name -> Slot? in
             let path = directory + "/" + name
             guard let text = Self.read(path) else { return nil }
@@ -230,7 +233,7 @@ struct RunLedger {
         let report = Self.abnormalReport(run, exit: exit)
         do {
             let bytes = try Gzip.compress(JSON.encode(report))
-            try FileSystem.writeAtomically(bytes, to: store.pending + "/\(report.reportID).crash")
+            try FileSystem.writeAtomically(bytes, to: StateLayout.report(id: report.reportID, in: store.pending))
         } catch {
             Diagnostics.report("cannot keep the abnormal-exit report of an earlier run: \(error)", level: .warning)
         }

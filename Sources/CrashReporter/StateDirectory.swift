@@ -28,8 +28,8 @@ public enum StateDirectory {
         return base + "/" + safeName(appName)
     }
 
-    /// The pending reports of a state directory.
-    public static func pending(_ stateDirectory: String) -> String { stateDirectory + "/pending" }
+    /// The pending reports of a state directory (every path below it: `StateLayout`).
+    public static func pending(_ stateDirectory: String) -> String { StateLayout(stateDirectory).pending }
 
     /// `$HOME`, else the password database's entry for this user, else `/` (which the handler
     /// never shortens to `~`).

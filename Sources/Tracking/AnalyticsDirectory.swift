@@ -4,9 +4,8 @@ import CrashReporterSupport
 /// It exists only while consent is granted: the tracker purges it whenever consent is not
 /// granted, so a provider that keeps its files here needs no cleanup of its own at start.
 package enum AnalyticsDirectory {
-    package static func path(_ stateDirectory: String) -> String { stateDirectory + "/analytics" }
-    package static func installIDPath(_ stateDirectory: String) -> String { path(stateDirectory) + "/install-id" }
-    package static func queuePath(_ stateDirectory: String) -> String { path(stateDirectory) + "/events.queue" }
+    package static func path(_ stateDirectory: String) -> String { StateLayout(stateDirectory).analytics }
+    package static func installIDPath(_ stateDirectory: String) -> String { StateLayout(stateDirectory).installID }
 
     /// Deletes the directory and everything in it; nothing to do when it is not there.
     package static func purge(_ stateDirectory: String) {

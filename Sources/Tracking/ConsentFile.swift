@@ -3,7 +3,6 @@ import CrashReporterSupport
 /// `<state>/analytics.consent`: one line, `granted 3` or `denied 3`, the number being the
 /// epoch of the last grant so that a later grant gets a higher one even after a restart.
 enum ConsentFile {
-    static let fileName = "analytics.consent"
     /// Far more than the longest valid line (`granted 18446744073709551615\n`); a larger file
     /// is damaged and reads as `unknown`.
     static let maxBytes = 4096
@@ -13,7 +12,7 @@ enum ConsentFile {
         var epoch: UInt64
     }
 
-    static func path(_ stateDirectory: String) -> String { stateDirectory + "/" + fileName }
+    static func path(_ stateDirectory: String) -> String { StateLayout(stateDirectory).analyticsConsent }
 
     /// A missing, unreadable or damaged file reads as `unknown`: nothing is sent without a
     /// clear grant.

@@ -236,7 +236,7 @@ struct EventQueue {
     /// file behind; the queue itself is still whole.
     static func removeStaleTemporaryFiles(of path: String) {
         let directory = FileSystem.parentDirectory(path)
-        let prefix = (path.split(separator: "/").last.map(String.init) ?? path) + ".tmp-"
+        let prefix = (path.split(separator: "/").last.map(String.init) ?? path) + FileSystem.temporaryMarker
         for name in (try? FileSystem.contentsOfDirectory(directory)) ?? [] where name.hasPrefix(prefix) {
             _ = try? FileSystem.remove(directory + "/" + name)
         }

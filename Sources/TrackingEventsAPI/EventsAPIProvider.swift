@@ -88,7 +88,7 @@ struct EventsAPIWire: AnalyticsWire {
     }
 
     var backendName: String { "events API" }
-    var queueFileName: String { "events.queue" }
+    var queueFileName: String { StateLayout.Name.eventsQueue }
     var canSend: Bool { endpoint != nil && writeKey != nil }
     var batchOverhead: Int { WireFormat.batchOverhead }
 

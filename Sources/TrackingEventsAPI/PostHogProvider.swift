@@ -96,7 +96,7 @@ struct PostHogWire: AnalyticsWire {
     }
 
     var backendName: String { "PostHog" }
-    var queueFileName: String { "posthog.queue" }
+    var queueFileName: String { StateLayout.Name.postHogQueue }
     var canSend: Bool { endpoint != nil && apiKey != nil }
     /// `{"api_key":…,"batch":[],"historical_migration":false,"sent_at":"…"}`, the key escaped at worst.
     var batchOverhead: Int { 96 + 6 * (apiKey?.utf8.count ?? 0) }

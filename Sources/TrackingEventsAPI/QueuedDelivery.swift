@@ -60,7 +60,7 @@ final class QueuedDelivery: Sendable {
     ) {
         self.settings = settings
         self.wire = wire
-        self.queuePath = AnalyticsDirectory.path(stateDirectory) + "/" + wire.queueFileName
+        self.queuePath = StateLayout(stateDirectory).analyticsQueue(wire.queueFileName)
         self.rejectedDirectory = RejectedBatches.directory(stateDirectory: stateDirectory)
         self.transport = transport ?? HTTPClient(userAgent: Self.userAgent, environment: environment)
         self.now = now

@@ -10,7 +10,7 @@ import Tracking
 enum RejectedBatches {
     static let limit = 20
 
-    static func directory(stateDirectory: String) -> String { AnalyticsDirectory.path(stateDirectory) + "/rejected" }
+    static func directory(stateDirectory: String) -> String { StateLayout(stateDirectory).rejectedBatches }
 
     /// Stores the batch; a failure is reported, never thrown: the batch leaves the queue anyway.
     static func keep(
@@ -34,8 +34,11 @@ enum RejectedBatches {
         let millis = UInt64(max(0, now.seconds * 1000))
         do {
             try FileSystem.createDirectory(directory)
-            try FileSystem.writeAtomically(out.bytes, to: "\(directory)/\(stem)-\(millis).jsonl")
-            let kept = try FileSystem.contentsOfDirectory(directory).filter { $0.hasSuffix(".jsonl") }
+            try FileSystem.writeAtomically(
+                out.bytes, to: StateLayout.rejectedBatch(backend: stem, milliseconds: millis, in: directory))
+            let kept = try FileSystem.contentsOfDirectory(directory).filter {
+                $0.hasSuffix(StateLayout.Suffix.rejectedBatch)
+            }
             // Oldest first: the names end in the time, and one backend's stem is fixed.
             let byAge = kept.sorted { age($0) < age($1) }
             for name in byAge.dropLast(limit) { _ = try? FileSystem.remove("\(directory)/\(name)") }
@@ -45,7 +48,7 @@ enum RejectedBatches {
     }
 
     private static func age(_ name: String) -> UInt64 {
-        let digits = name.dropLast(".jsonl".count).reversed().prefix { $0.isNumber }
+        let digits = name.dropLast(StateLayout.Suffix.rejectedBatch.count).reversed().prefix { $0.isNumber }
         return UInt64(String(digits.reversed())) ?? 0
     }
 }

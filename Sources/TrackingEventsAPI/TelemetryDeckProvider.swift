@@ -138,7 +138,7 @@ struct TelemetryDeckWire: AnalyticsWire {
     }
 
     var backendName: String { "TelemetryDeck" }
-    var queueFileName: String { "telemetrydeck.queue" }
+    var queueFileName: String { StateLayout.Name.telemetryDeckQueue }
     var canSend: Bool { endpoint != nil && appID != nil }
     /// The brackets, and the app id put in front of each of at most 100 signals.
     var batchOverhead: Int { 2 + 100 * (12 + 2 * (appID?.utf8.count ?? 0)) }

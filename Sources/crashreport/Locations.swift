@@ -1,5 +1,6 @@
 import CrashReportDelivery
 import CrashReportFormat
+import CrashReporterSupport
 import Foundation
 
 /// Where the reports are: a state directory given on the command line, else
@@ -25,12 +26,14 @@ enum Locations {
     static func report(_ target: String, directory: String?, environment: [String: String]) throws(ToolFailure)
         -> String
     {
-        if target.contains("/") || target.hasSuffix(".crash") || FileManager.default.fileExists(atPath: target) {
+        if target.contains("/") || target.hasSuffix(StateLayout.Suffix.report)
+            || FileManager.default.fileExists(atPath: target)
+        {
             return target
         }
         let store = ReportStore(stateDirectory: try stateDirectory(directory, environment: environment))
         for folder in [store.pending, store.delivered, store.rejected, store.withheld] {
-            let candidate = folder + "/\(target).crash"
+            let candidate = StateLayout.report(id: target, in: folder)
             if FileManager.default.fileExists(atPath: candidate) { return candidate }
         }
         throw ToolFailure(description: "no report with id \(target) in \(store.stateDirectory)")
@@ -52,8 +55,8 @@ enum Locations {
     static func allReports(in stateDirectory: String) -> [(status: String, path: String)] {
         let store = ReportStore(stateDirectory: stateDirectory)
         let folders = [
-            ("pending", store.pending), ("delivered", store.delivered), ("rejected", store.rejected),
-            ("withheld", store.withheld),
+            (StateLayout.Name.pending, store.pending), (StateLayout.Name.delivered, store.delivered),
+            (StateLayout.Name.rejected, store.rejected), (StateLayout.Name.withheld, store.withheld),
         ]
         return folders.flatMap {
             folder in ReportStore.reports(in: folder.1).map { (status: folder.0, path: $0) }

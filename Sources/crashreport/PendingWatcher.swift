@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Glibc
 
 /// An inotify watch on a `pending/` folder for reports renamed into it (`IN_MOVED_TO`) or
@@ -68,7 +69,7 @@ final class PendingWatcher {
                     if mask & (UInt32(IN_IGNORED) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)) != 0 {
                         watch = -1
                     }
-                    if mask & UInt32(IN_Q_OVERFLOW) != 0 || name.hasSuffix(".crash") { arrived = true }
+                    if mask & UInt32(IN_Q_OVERFLOW) != 0 || name.hasSuffix(StateLayout.Suffix.report) { arrived = true }
                     offset += header + length
                 }
             }

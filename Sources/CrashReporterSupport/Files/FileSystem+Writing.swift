@@ -18,11 +18,14 @@ extension FileSystem {
     /// writer left.
     package static func temporaryPath(for path: String) -> String {
         let number = temporaryCounter.wrappingAdd(1, ordering: .relaxed).oldValue
-        return "\(path).tmp-\(getpid())-\(number)"
+        return "\(path)\(temporaryMarker)\(getpid())-\(number)"
     }
 
+    /// What ``temporaryPath(for:)`` puts between the target's name and the writer's pid.
+    package static let temporaryMarker = ".tmp-"
+
     /// Whether a file name is one of ``temporaryPath(for:)``'s.
-    package static func isTemporaryName(_ name: String) -> Bool { name.contains(".tmp-") }
+    package static func isTemporaryName(_ name: String) -> Bool { name.contains(temporaryMarker) }
 
     /// Writes a file so that a reader sees the old content or the new, never half of either:
     /// the bytes go to a temporary file (created with `mode`), which is then renamed over

@@ -1,0 +1,132 @@
+/// Every path and file name below a state directory, spelled once. The crash handler (given its
+/// paths by `start()`), the report store, the crash-loop cap, the run records, both consent
+/// files, the analytics queues and the tools all take theirs from here. Where the state
+/// directory itself is (`StateDirectory.resolve`) is not this type's concern: it starts from
+/// the root it is given.
+///
+/// docs/configuration.md ("The state directory") draws the tree of `entries`; a test checks
+/// that drawing against this list both ways.
+package struct StateLayout: Sendable, Hashable {
+    /// The state directory.
+    package let root: String
+
+    package init(_ root: String) { self.root = root }
+
+    /// The names of the files and folders, as they appear in a listing.
+    package enum Name {
+        package static let crashReportingConsent = "crash-reporting.consent"
+        package static let analyticsConsent = "analytics.consent"
+        package static let deliveryLock = "delivery.lock"
+        package static let deliveryCaps = "delivery-caps.json"
+        package static let pending = "pending"
+        package static let delivered = "delivered"
+        package static let rejected = "rejected"
+        package static let withheld = "withheld"
+        package static let runs = "runs"
+        package static let analytics = "analytics"
+        /// In `runs/`.
+        package static let lastRun = "last-run"
+        package static let settleLock = "settle.lock"
+        package static let runSlotPrefix = "slot-"
+        /// In `analytics/`.
+        package static let installID = "install-id"
+        package static let eventsQueue = "events.queue"
+        package static let telemetryDeckQueue = "telemetrydeck.queue"
+        package static let postHogQueue = "posthog.queue"
+        package static let rejectedBatches = "rejected"
+    }
+
+    /// The endings that say what a file is.
+    package enum Suffix {
+        /// A whole report (gzip JSON).
+        package static let report = ".crash"
+        /// A report the handler is writing, renamed to `.crash` when whole.
+        package static let temporaryReport = ".crash.tmp"
+        /// A report whose write failed, followed by the errno: `<id>.crash.failed-28`.
+        package static let failedReport = ".crash.failed-"
+        /// A pending report's retry state (JSON).
+        package static let deliveryState = ".delivery"
+        /// An ended run's release-health session (JSON).
+        package static let session = ".session"
+        /// Why a report was rejected (JSON).
+        package static let rejectionReason = ".reason"
+        /// A run record.
+        package static let runRecord = ".run"
+        /// An analytics batch a backend refused for good.
+        package static let rejectedBatch = ".jsonl"
+    }
+
+    // MARK: top level
+
+    package var crashReportingConsent: String { root + "/" + Name.crashReportingConsent }
+    package var analyticsConsent: String { root + "/" + Name.analyticsConsent }
+    package var deliveryLock: String { root + "/" + Name.deliveryLock }
+    package var deliveryCaps: String { root + "/" + Name.deliveryCaps }
+
+    // MARK: reports
+
+    package var pending: String { root + "/" + Name.pending }
+    package var delivered: String { root + "/" + Name.delivered }
+    package var rejected: String { root + "/" + Name.rejected }
+    /// Reports held back by the crash-loop cap (docs/crash-loops.md).
+    package var withheld: String { root + "/" + Name.withheld }
+
+    /// `<folder>/<id>.crash`.
+    package static func report(id: String, in folder: String) -> String { folder + "/" + id + Suffix.report }
+    /// `<folder>/<id>.reason` (only `rejected/` has them).
+    package static func rejectionReason(id: String, in folder: String) -> String {
+        folder + "/" + id + Suffix.rejectionReason
+    }
+    package func deliveryState(id: String) -> String { pending + "/" + id + Suffix.deliveryState }
+    package func session(sid: String) -> String { pending + "/" + sid + Suffix.session }
+    package func rejectionReason(id: String) -> String { Self.rejectionReason(id: id, in: rejected) }
+
+    // MARK: run records (docs/runs.md)
+
+    package var runs: String { root + "/" + Name.runs }
+    package var lastRun: String { runs + "/" + Name.lastRun }
+    package var settleLock: String { runs + "/" + Name.settleLock }
+    package func runSlot(_ number: Int) -> String {
+        runs + "/" + Name.runSlotPrefix + String(number) + Suffix.runRecord
+    }
+
+    // MARK: analytics (docs/consent.md): only while analytics consent is granted
+
+    package var analytics: String { root + "/" + Name.analytics }
+    package var installID: String { analytics + "/" + Name.installID }
+    package func analyticsQueue(_ name: String) -> String { analytics + "/" + name }
+    package var rejectedBatches: String { analytics + "/" + Name.rejectedBatches }
+    /// `<folder>/<backend>-<ms>.jsonl` (the folder: `rejectedBatches`): the name ends in the time.
+    package static func rejectedBatch(backend: String, milliseconds: UInt64, in folder: String) -> String {
+        folder + "/" + backend + "-" + String(milliseconds) + Suffix.rejectedBatch
+    }
+
+    // MARK: the entries, as docs/configuration.md draws them
+
+    /// Every kind of file a state directory holds, as a path below the root with `<…>` for
+    /// what varies.
+    package static let entries: [String] = [
+        Name.crashReportingConsent,
+        Name.analyticsConsent,
+        Name.deliveryLock,
+        Name.deliveryCaps,
+        "<file>" + FileSystem.temporaryMarker + "<pid>-<n>",
+        Name.pending + "/<id>" + Suffix.report,
+        Name.pending + "/<id>" + Suffix.temporaryReport,
+        Name.pending + "/<id>" + Suffix.failedReport + "<errno>",
+        Name.pending + "/<id>" + Suffix.deliveryState,
+        Name.pending + "/<sid>" + Suffix.session,
+        Name.delivered + "/<id>" + Suffix.report,
+        Name.rejected + "/<id>" + Suffix.report,
+        Name.rejected + "/<id>" + Suffix.rejectionReason,
+        Name.withheld + "/<id>" + Suffix.report,
+        Name.runs + "/" + Name.runSlotPrefix + "<n>" + Suffix.runRecord,
+        Name.runs + "/" + Name.lastRun,
+        Name.runs + "/" + Name.settleLock,
+        Name.analytics + "/" + Name.installID,
+        Name.analytics + "/" + Name.eventsQueue,
+        Name.analytics + "/" + Name.telemetryDeckQueue,
+        Name.analytics + "/" + Name.postHogQueue,
+        Name.analytics + "/" + Name.rejectedBatches + "/<backend>-<ms>" + Suffix.rejectedBatch,
+    ]
+}
