@@ -72,41 +72,31 @@ public enum Gzip {
     }
 
     private static func inflate(_ input: UnsafeBufferPointer<UInt8>, limit: Int) -> Result<[UInt8], GzipError> {
-        var stream = z_stream()
         // 15 + 32: a 32 KiB window, and let zlib detect and check the gzip header and trailer.
-        let initStatus = inflateInit2_(&stream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        guard initStatus == Z_OK else { return .failure(.zlib(code: initStatus)) }
-        defer { inflateEnd(&stream) }
-
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
-        // zlib never writes through `next_in`; its type is only mutable for old C callers.
-        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-        stream.avail_in = uInt(input.count)
-        while true {
-            // Ask for at most one byte past the limit, so a bomb is caught without inflating it.
-            let room = min(chunkSize, limit - output.count + 1)
-            let (status, produced) = chunk.withUnsafeMutableBufferPointer { outBuffer in
-                stream.next_out = outBuffer.baseAddress
-                stream.avail_out = uInt(room)
-                let status = CZlib.inflate(&stream, Z_NO_FLUSH)
-                return (status, room - Int(stream.avail_out))
-            }
-            output.append(contentsOf: chunk[0..<produced])
-            if output.count > limit { return .failure(.tooLarge(limit: limit)) }
-            switch status {
-            case Z_STREAM_END:
-                return stream.avail_in == 0 ? .success(output) : .failure(.trailingData)
-            case Z_OK:
-                // No output room left is fine (loop again); no input left means it was cut short.
-                if stream.avail_in == 0 && produced < room { return .failure(.truncated) }
-            case Z_BUF_ERROR:
-                // No progress was possible: zlib wants input that is not there.
-                return .failure(.truncated)
-            case Z_DATA_ERROR, Z_NEED_DICT:
-                return .failure(.corrupt(message(of: stream) ?? "invalid data"))
-            default:
-                return .failure(.zlib(code: status))
+        withStream(
+            reading: input, start: { inflateInit2_(&$0, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) },
+            end: { inflateEnd(&$0) }
+        ) { stream in
+            var output = Output()
+            while true {
+                // Ask for at most one byte past the limit, so a bomb is caught without inflating it.
+                let room = min(chunkSize, limit - output.bytes.count + 1)
+                let (status, produced) = output.pull(from: &stream, room: room) { CZlib.inflate(&$0, Z_NO_FLUSH) }
+                if output.bytes.count > limit { return .failure(.tooLarge(limit: limit)) }
+                switch status {
+                case Z_STREAM_END:
+                    return stream.avail_in == 0 ? .success(output.bytes) : .failure(.trailingData)
+                case Z_OK:
+                    // No output room left is fine (loop again); no input left means it was cut short.
+                    if stream.avail_in == 0 && produced < room { return .failure(.truncated) }
+                case Z_BUF_ERROR:
+                    // No progress was possible: zlib wants input that is not there.
+                    return .failure(.truncated)
+                case Z_DATA_ERROR, Z_NEED_DICT:
+                    return .failure(.corrupt(message(of: stream) ?? "invalid data"))
+                default:
+                    return .failure(.zlib(code: status))
+                }
             }
         }
     }
@@ -114,33 +104,63 @@ public enum Gzip {
     private static func deflate(
         _ input: UnsafeBufferPointer<UInt8>, level: Int32, limit: Int
     ) -> Result<[UInt8], GzipError> {
-        var stream = z_stream()
         // 15 + 16: a 32 KiB window, written with a gzip header and trailer.
-        let initStatus = deflateInit2_(
-            &stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-            zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        guard initStatus == Z_OK else { return .failure(.zlib(code: initStatus)) }
-        defer { deflateEnd(&stream) }
+        withStream(
+            reading: input,
+            start: {
+                deflateInit2_(
+                    &$0, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+                    Int32(MemoryLayout<z_stream>.size))
+            },
+            end: { deflateEnd(&$0) }
+        ) { stream in
+            var output = Output()
+            while true {
+                let (status, _) = output.pull(from: &stream, room: chunkSize) { CZlib.deflate(&$0, Z_FINISH) }
+                if output.bytes.count > limit { return .failure(.tooLarge(limit: limit)) }
+                switch status {
+                case Z_STREAM_END: return .success(output.bytes)
+                case Z_OK, Z_BUF_ERROR: continue  // the output chunk was full; drain and go on
+                default: return .failure(.zlib(code: status))
+                }
+            }
+        }
+    }
 
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
+    /// Runs `body` on a zlib stream that reads `input` in place, set up by `start` (zlib's
+    /// `inflateInit2` or `deflateInit2`) and freed by `end` when `body` returns.
+    private static func withStream(
+        reading input: UnsafeBufferPointer<UInt8>, start: (inout z_stream) -> Int32, end: (inout z_stream) -> Int32,
+        _ body: (inout z_stream) -> Result<[UInt8], GzipError>
+    ) -> Result<[UInt8], GzipError> {
+        var stream = z_stream()
         // zlib never writes through `next_in`; its type is only mutable for old C callers.
         stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
         stream.avail_in = uInt(input.count)
-        while true {
+        let startStatus = start(&stream)
+        guard startStatus == Z_OK else { return .failure(.zlib(code: startStatus)) }
+        defer { _ = end(&stream) }
+        return body(&stream)
+    }
+
+    /// What a stream has written so far, gathered one chunk at a time.
+    private struct Output {
+        private(set) var bytes: [UInt8] = []
+        private var chunk = [UInt8](repeating: 0, count: Gzip.chunkSize)
+
+        /// Runs `step` (zlib's `inflate` or `deflate`) once with `room` bytes (at most a chunk) to
+        /// write into, and keeps what it wrote: zlib's status and how many bytes that was.
+        mutating func pull(
+            from stream: inout z_stream, room: Int, _ step: (inout z_stream) -> Int32
+        ) -> (status: Int32, produced: Int) {
             let (status, produced) = chunk.withUnsafeMutableBufferPointer { outBuffer in
                 stream.next_out = outBuffer.baseAddress
-                stream.avail_out = uInt(chunkSize)
-                let status = CZlib.deflate(&stream, Z_FINISH)
-                return (status, chunkSize - Int(stream.avail_out))
+                stream.avail_out = uInt(room)
+                let status = step(&stream)
+                return (status, room - Int(stream.avail_out))
             }
-            output.append(contentsOf: chunk[0..<produced])
-            if output.count > limit { return .failure(.tooLarge(limit: limit)) }
-            switch status {
-            case Z_STREAM_END: return .success(output)
-            case Z_OK, Z_BUF_ERROR: continue  // the output chunk was full; drain and go on
-            default: return .failure(.zlib(code: status))
-            }
+            bytes.append(contentsOf: chunk[0..<produced])
+            return (status, produced)
         }
     }
 

@@ -51,23 +51,6 @@ public final class EventsAPIProvider: AnalyticsProvider {
     static var userAgent: String { QueuedDelivery.userAgent }
     static var groupCommitDelay: Duration { QueuedDelivery.groupCommitDelay }
 
-    public func receive(_ event: AnalyticsEvent) { delivery.receive(event) }
-
-    public func consentChanged(to consent: AnalyticsConsent, epoch: UInt64, farewell: AnalyticsEvent?) {
-        delivery.consentChanged(to: consent, epoch: epoch, farewell: farewell)
-    }
-
-    /// Writes what group commit holds back, then sends batches until the queue is empty, the
-    /// server asks to wait, or consent goes.
-    public func flush() async { await delivery.flush() }
-
-    /// Writes what group commit holds back and stops the timer, then sends what it can (the
-    /// farewell first) until `timeout` has passed.
-    public func shutdown(within timeout: Duration) async { await delivery.shutdown(within: timeout) }
-
-    /// Events waiting in the queue.
-    public var queuedCount: Int { delivery.queuedCount }
-
     func writePending() { delivery.writePending() }
     var isSending: Bool { delivery.isSending }
     var deliveryState: DeliveryStateMachine { delivery.deliveryState }

@@ -65,19 +65,6 @@ public final class PostHogProvider: AnalyticsProvider {
             stateDirectory: stateDirectory, wire: wire, settings: options.delivery.settings, transport: transport,
             environment: environment, now: { ContinuousClock.now })
     }
-
-    public func receive(_ event: AnalyticsEvent) { delivery.receive(event) }
-
-    public func consentChanged(to consent: AnalyticsConsent, epoch: UInt64, farewell: AnalyticsEvent?) {
-        delivery.consentChanged(to: consent, epoch: epoch, farewell: farewell)
-    }
-
-    public func flush() async { await delivery.flush() }
-
-    public func shutdown(within timeout: Duration) async { await delivery.shutdown(within: timeout) }
-
-    /// Events waiting in the queue.
-    public var queuedCount: Int { delivery.queuedCount }
 }
 
 /// PostHog's capture API: `POST <host>/batch/` with

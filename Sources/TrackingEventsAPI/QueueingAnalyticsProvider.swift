@@ -13,3 +13,32 @@ public protocol QueueingAnalyticsProvider: AnalyticsProvider {
 extension EventsAPIProvider: QueueingAnalyticsProvider {}
 extension TelemetryDeckProvider: QueueingAnalyticsProvider {}
 extension PostHogProvider: QueueingAnalyticsProvider {}
+
+/// A provider that is its backend's `AnalyticsWire` on a `QueuedDelivery`: everything a provider
+/// does is the delivery's, written here once for the three of them.
+protocol QueuedDeliveryProvider: QueueingAnalyticsProvider {
+    var delivery: QueuedDelivery { get }
+}
+
+extension QueuedDeliveryProvider {
+    public func receive(_ event: AnalyticsEvent) { delivery.receive(event) }
+
+    public func consentChanged(to consent: AnalyticsConsent, epoch: UInt64, farewell: AnalyticsEvent?) {
+        delivery.consentChanged(to: consent, epoch: epoch, farewell: farewell)
+    }
+
+    /// Writes what group commit holds back, then sends batches until the queue is empty, the
+    /// server asks to wait, or consent goes.
+    public func flush() async { await delivery.flush() }
+
+    /// Writes what group commit holds back and stops the timer, then sends what it can (the
+    /// farewell first) until `timeout` has passed.
+    public func shutdown(within timeout: Duration) async { await delivery.shutdown(within: timeout) }
+
+    /// Events waiting in the queue.
+    public var queuedCount: Int { delivery.queuedCount }
+}
+
+extension EventsAPIProvider: QueuedDeliveryProvider {}
+extension TelemetryDeckProvider: QueuedDeliveryProvider {}
+extension PostHogProvider: QueuedDeliveryProvider {}

@@ -71,19 +71,6 @@ public final class TelemetryDeckProvider: AnalyticsProvider {
             environment: environment, now: { ContinuousClock.now })
     }
 
-    public func receive(_ event: AnalyticsEvent) { delivery.receive(event) }
-
-    public func consentChanged(to consent: AnalyticsConsent, epoch: UInt64, farewell: AnalyticsEvent?) {
-        delivery.consentChanged(to: consent, epoch: epoch, farewell: farewell)
-    }
-
-    public func flush() async { await delivery.flush() }
-
-    public func shutdown(within timeout: Duration) async { await delivery.shutdown(within: timeout) }
-
-    /// Events waiting in the queue.
-    public var queuedCount: Int { delivery.queuedCount }
-
     /// The signal type an event name becomes: each part between `_`, `-`, `:` and `.` with its
     /// first letter in upper case, joined by dots (`order_placed` is `Order.Placed`,
     /// `Orders.Place` stays). The one place the mapping is made.

@@ -47,3 +47,14 @@ enum BodyDecoding {
         }
     }
 }
+
+extension Collector {
+    /// Runs `endpoint` on the request's body without its content coding (`BodyDecoding`, at most
+    /// `maxBodyBytes`); a body that cannot be decoded is answered in the collector's error shape.
+    func withDecodedBody(of request: HTTPRequest, _ endpoint: (Data) -> HTTPResponse) -> HTTPResponse {
+        switch BodyDecoding.decode(request, limit: configuration.maxBodyBytes) {
+        case .success(let body): endpoint(body)
+        case .failure(let failure): BodyDecoding.response(failure)
+        }
+    }
+}

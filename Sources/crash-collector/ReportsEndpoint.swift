@@ -6,12 +6,7 @@ import Foundation
 /// The plain transport: `POST /api/reports` with the report file as written, and the views of
 /// what is stored.
 extension Collector {
-    func uploadReport(_ request: HTTPRequest) -> HTTPResponse {
-        let body: Data
-        switch BodyDecoding.decode(request, limit: configuration.maxBodyBytes) {
-        case .success(let data): body = data
-        case .failure(let failure): return BodyDecoding.response(failure)
-        }
+    func uploadReport(_ request: HTTPRequest, body: Data) -> HTTPResponse {
         let claimed = request.headers["X-Crash-Report-ID"]
         if let claimed, !UUIDBytes.isCanonical(claimed) {
             return rejected("X-Crash-Report-ID is not a UUID")

@@ -23,13 +23,13 @@ extension Collector {
         if segments == ["api", "reports"] {
             switch method {
             case "GET": return listReports()
-            case "POST": return failIfPlanned() ?? uploadReport(request)
+            case "POST": return failIfPlanned() ?? withDecodedBody(of: request) { uploadReport(request, body: $0) }
             default:
                 return Self.error(
                     405, "method \(request.method) not allowed on \(path)", headers: [("Allow", "GET, HEAD, POST")])
             }
         }
-        if segments == ["api", "sessions"] { return only("POST") { receiveSessions(request) } }
+        if segments == ["api", "sessions"] { return only("POST") { withDecodedBody(of: request, receiveSessions) } }
         if segments == ["api", "groups"] { return only("GET") { listGroups() } }
         if segments == ["api", "events"] { return only("GET") { eventCounts() } }
         if segments.count == 2, segments[0] == "reports", !segments[1].isEmpty {

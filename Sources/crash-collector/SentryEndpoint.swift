@@ -12,11 +12,10 @@ extension Collector {
                 return sentryError(401, key == nil ? "missing sentry_key (X-Sentry-Auth)" : "invalid sentry_key")
             }
         }
-        let body: Data
-        switch BodyDecoding.decode(request, limit: configuration.maxBodyBytes) {
-        case .success(let data): body = data
-        case .failure(let failure): return BodyDecoding.response(failure)
-        }
+        return withDecodedBody(of: request, receiveEnvelope(body:))
+    }
+
+    private func receiveEnvelope(body: Data) -> HTTPResponse {
         let envelope: (header: [String: JSONValue], items: [SentryEnvelopeParser.Item])
         do {
             envelope = try SentryEnvelopeParser.parse(body)

@@ -5,12 +5,7 @@ import Foundation
 /// `POST /api/sessions`: the plain transport's sessions, `{"sessions": [...]}` (docs/runs.md),
 /// each checked like a Sentry `session` item and stored as `DATA/sessions/<sid>.json`.
 extension Collector {
-    func receiveSessions(_ request: HTTPRequest) -> HTTPResponse {
-        let body: Data
-        switch BodyDecoding.decode(request, limit: configuration.maxBodyBytes) {
-        case .success(let data): body = data
-        case .failure(let failure): return BodyDecoding.response(failure)
-        }
+    func receiveSessions(body: Data) -> HTTPResponse {
         guard let list = (try? JSON.parse(body))?.objectValue?["sessions"]?.arrayValue else {
             return Self.error(400, "expected a JSON object with a sessions array")
         }

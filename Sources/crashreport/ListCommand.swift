@@ -41,16 +41,15 @@ struct ListCommand: ToolSubcommand {
     }
 
     static func rows(in directory: String, symbolicator: Symbolicator = Symbolicator()) -> [Row] {
-        return Locations.allReports(in: directory).map { entry in
+        Grouping.reports(in: directory, symbolicator: symbolicator).map { entry in
             let id = ReportStore.id(of: entry.path)
-            do {
-                let report = try ReportDecoding.decode(file: entry.path)
-                let signature = Grouping.signature(of: report, symbolicator: symbolicator)
+            switch entry.decoded {
+            case .success(let (report, signature)):
                 return Row(
                     status: entry.status, id: id, time: report.timestamp, kind: report.kind.rawValue,
                     signal: signature.signal, topFrame: signature.frames.first ?? (report.crash == nil ? "" : "???"),
                     title: signature.title, signature: signature.description)
-            } catch {
+            case .failure(let error):
                 return Row(
                     status: entry.status, id: id, time: "", kind: "", signal: "", topFrame: "",
                     problem: String(describing: error)

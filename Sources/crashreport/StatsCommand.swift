@@ -59,12 +59,12 @@ struct StatsCommand: ToolSubcommand {
     ) {
         var byKey: [CrashSignature: [CrashReport]] = [:]
         var damaged = 0
-        for entry in Locations.allReports(in: directory) {
-            guard let report = try? ReportDecoding.decode(file: entry.path) else {
+        for entry in Grouping.reports(in: directory, symbolicator: symbolicator) {
+            guard case .success(let (report, signature)) = entry.decoded else {
                 damaged += 1
                 continue
             }
-            byKey[Grouping.signature(of: report, symbolicator: symbolicator), default: []].append(report)
+            byKey[signature, default: []].append(report)
         }
         let groups = byKey.map { signature, reports in
             let times = reports.map(\.timestamp).sorted()

@@ -97,47 +97,43 @@ struct JSONParser {
             closing: while let kind = open.last {
                 skipWhitespace()
                 switch kind {
-                case .array:
-                    arrays[arrays.count - 1].append(value)
-                    guard index < input.count else { throw failure("unexpected end of input, expected ',' or ']'") }
-                    switch input[index] {
-                    case UInt8(ascii: ","):
-                        index += 1
-                        skipWhitespace()
+                case .array: arrays[arrays.count - 1].append(value)
+                case .object: objects[objects.count - 1][keys.removeLast()] = value
+                }
+                guard index < input.count else {
+                    throw failure("unexpected end of input, expected ',' or '\(kind.closer)'")
+                }
+                switch input[index] {
+                case UInt8(ascii: ","):
+                    index += 1
+                    skipWhitespace()
+                    switch kind {
+                    case .array:
                         if index < input.count, input[index] == UInt8(ascii: "]") {
                             throw failure("a trailing comma is not allowed")
                         }
-                        break closing
-                    case UInt8(ascii: "]"):
-                        index += 1
-                        open.removeLast()
-                        value = .array(arrays.removeLast())
-                    default:
-                        throw failure("unexpected \(describeCurrent()), expected ',' or ']'")
-                    }
-                case .object:
-                    objects[objects.count - 1][keys.removeLast()] = value
-                    guard index < input.count else { throw failure("unexpected end of input, expected ',' or '}'") }
-                    switch input[index] {
-                    case UInt8(ascii: ","):
-                        index += 1
-                        skipWhitespace()
+                    case .object:
                         keys.append(try parseKey())
-                        break closing
-                    case UInt8(ascii: "}"):
-                        index += 1
-                        open.removeLast()
-                        value = .object(objects.removeLast())
-                    default:
-                        throw failure("unexpected \(describeCurrent()), expected ',' or '}'")
                     }
+                    break closing
+                case UInt8(ascii: kind.closer):
+                    index += 1
+                    open.removeLast()
+                    value = kind == .array ? .array(arrays.removeLast()) : .object(objects.removeLast())
+                default:
+                    throw failure("unexpected \(describeCurrent()), expected ',' or '\(kind.closer)'")
                 }
             }
             if open.isEmpty { return value }
         }
     }
 
-    private enum ContainerKind { case array, object }
+    private enum ContainerKind {
+        case array, object
+
+        /// The character that ends it.
+        var closer: Unicode.Scalar { self == .array ? "]" : "}" }
+    }
 
     /// A member's key and the colon after it, at `index` (after whitespace).
     private mutating func parseKey() throws(JSONParseError) -> String {

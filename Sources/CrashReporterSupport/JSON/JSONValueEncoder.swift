@@ -194,23 +194,20 @@ private struct KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 }
 
-private struct UnkeyedEncoder: UnkeyedEncodingContainer {
-    let node: EncodedNode
-    let codingPath: [any CodingKey]
-    let options: [CodingUserInfoKey: any Sendable]
+/// The containers without keys (unkeyed and single-value), which encode a primitive alike: as
+/// its JSON value, put where the container puts values, a float failing with `valuePath`.
+private protocol PrimitiveValueEncoder {
+    /// The coding path of the value `put` receives next.
+    var valuePath: [any CodingKey] { get }
+    func put(_ value: JSONValue)
+}
 
-    var count: Int { node.elements?.count ?? 0 }
-
-    /// The coding path of the next element.
-    private var nextPath: [any CodingKey] { codingPath + [JSONCodingKey(index: count)] }
-
-    private func put(_ value: JSONValue) { node.append(.value(value)) }
-
+extension PrimitiveValueEncoder {
     mutating func encodeNil() throws { put(.null) }
     mutating func encode(_ value: Bool) throws { put(.bool(value)) }
     mutating func encode(_ value: String) throws { put(.string(value)) }
-    mutating func encode(_ value: Double) throws { put(try EncodedNode.box(value, codingPath: nextPath)) }
-    mutating func encode(_ value: Float) throws { put(try EncodedNode.box(value, codingPath: nextPath)) }
+    mutating func encode(_ value: Double) throws { put(try EncodedNode.box(value, codingPath: valuePath)) }
+    mutating func encode(_ value: Float) throws { put(try EncodedNode.box(value, codingPath: valuePath)) }
     mutating func encode(_ value: Int) throws { put(EncodedNode.box(value)) }
     mutating func encode(_ value: Int8) throws { put(EncodedNode.box(value)) }
     mutating func encode(_ value: Int16) throws { put(EncodedNode.box(value)) }
@@ -221,6 +218,20 @@ private struct UnkeyedEncoder: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt16) throws { put(EncodedNode.box(value)) }
     mutating func encode(_ value: UInt32) throws { put(EncodedNode.box(value)) }
     mutating func encode(_ value: UInt64) throws { put(EncodedNode.box(value)) }
+}
+
+private struct UnkeyedEncoder: UnkeyedEncodingContainer, PrimitiveValueEncoder {
+    let node: EncodedNode
+    let codingPath: [any CodingKey]
+    let options: [CodingUserInfoKey: any Sendable]
+
+    var count: Int { node.elements?.count ?? 0 }
+
+    /// The coding path of the next element.
+    private var nextPath: [any CodingKey] { codingPath + [JSONCodingKey(index: count)] }
+    var valuePath: [any CodingKey] { nextPath }
+
+    func put(_ value: JSONValue) { node.append(.value(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         node.append(try EncodedNode.slot(for: value, codingPath: nextPath, userInfo: options))
@@ -252,28 +263,14 @@ private struct UnkeyedEncoder: UnkeyedEncodingContainer {
     }
 }
 
-private struct SingleValueEncoder: SingleValueEncodingContainer {
+private struct SingleValueEncoder: SingleValueEncodingContainer, PrimitiveValueEncoder {
     let node: EncodedNode
     let codingPath: [any CodingKey]
     let options: [CodingUserInfoKey: any Sendable]
 
-    private func put(_ value: JSONValue) { (node.members, node.elements, node.scalar) = (nil, nil, value) }
+    var valuePath: [any CodingKey] { codingPath }
 
-    mutating func encodeNil() throws { put(.null) }
-    mutating func encode(_ value: Bool) throws { put(.bool(value)) }
-    mutating func encode(_ value: String) throws { put(.string(value)) }
-    mutating func encode(_ value: Double) throws { put(try EncodedNode.box(value, codingPath: codingPath)) }
-    mutating func encode(_ value: Float) throws { put(try EncodedNode.box(value, codingPath: codingPath)) }
-    mutating func encode(_ value: Int) throws { put(EncodedNode.box(value)) }
-    mutating func encode(_ value: Int8) throws { put(EncodedNode.box(value)) }
-    mutating func encode(_ value: Int16) throws { put(EncodedNode.box(value)) }
-    mutating func encode(_ value: Int32) throws { put(EncodedNode.box(value)) }
-    mutating func encode(_ value: Int64) throws { put(EncodedNode.box(value)) }
-    mutating func encode(_ value: UInt) throws { put(EncodedNode.box(value)) }
-    mutating func encode(_ value: UInt8) throws { put(EncodedNode.box(value)) }
-    mutating func encode(_ value: UInt16) throws { put(EncodedNode.box(value)) }
-    mutating func encode(_ value: UInt32) throws { put(EncodedNode.box(value)) }
-    mutating func encode(_ value: UInt64) throws { put(EncodedNode.box(value)) }
+    func put(_ value: JSONValue) { (node.members, node.elements, node.scalar) = (nil, nil, value) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         switch try EncodedNode.slot(for: value, codingPath: codingPath, userInfo: options) {
