@@ -1,12 +1,13 @@
 import CrashCollectorParsers
 import CrashReportFormat
+import CrashReporterHTTP
 import CrashReporterSupport
 import Foundation
 
 /// The plain transport: `POST /api/reports` with the report file as written, and the views of
 /// what is stored.
 extension Collector {
-    func uploadReport(_ request: HTTPRequest) -> HTTPResponse {
+    func uploadReport(_ request: ReceivedRequest) -> HTTPResponse {
         let body: Data
         switch BodyDecoding.decode(request, limit: configuration.maxBodyBytes) {
         case .success(let data): body = data

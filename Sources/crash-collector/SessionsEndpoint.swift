@@ -1,11 +1,12 @@
 import CrashCollectorParsers
+import CrashReporterHTTP
 import CrashReporterSupport
 import Foundation
 
 /// `POST /api/sessions`: the plain transport's sessions, `{"sessions": [...]}` (docs/runs.md),
 /// each checked like a Sentry `session` item and stored as `DATA/sessions/<sid>.json`.
 extension Collector {
-    func receiveSessions(_ request: HTTPRequest) -> HTTPResponse {
+    func receiveSessions(_ request: ReceivedRequest) -> HTTPResponse {
         let body: Data
         switch BodyDecoding.decode(request, limit: configuration.maxBodyBytes) {
         case .success(let data): body = data
