@@ -52,14 +52,16 @@ let package = Package(
         .executableTarget(
             name: "crash-collector",
             dependencies: [
-                "CrashCollectorParsers", "CrashSymbolication", "CrashReportSentry", "CrashReportFormat",
-                "CrashReporterSupport", "Tracking", argumentParser,
+                "CrashCollectorParsers", "CrashReporterHTTP", "CrashSymbolication", "CrashReportSentry",
+                "CrashReportFormat", "CrashReporterSupport", "Tracking", argumentParser,
             ]
         ),
         // The collector's parsers of what clients send (HTTP requests, Sentry envelopes, events
-        // batches): a library of their own so that the fuzz targets (Fuzz/) link them too.
+        // batches): a library of their own so that the fuzz targets (Fuzz/) link them too. HTTP
+        // messages are CrashReporterHTTP's, the client's model (docs/decisions.md).
         .target(
-            name: "CrashCollectorParsers", dependencies: ["CrashReportFormat", "CrashReporterSupport", "Tracking"]),
+            name: "CrashCollectorParsers",
+            dependencies: ["CrashReporterHTTP", "CrashReportFormat", "CrashReporterSupport", "Tracking"]),
 
         // MARK: Integrations with the server-side ecosystem, each in a product of its own.
         .target(
@@ -189,8 +191,8 @@ let package = Package(
         .testTarget(
             name: "CrashCollectorTests",
             dependencies: [
-                "crash-collector", "CrashCollectorParsers", "CrashReportFormat", "CrashReporterSupport",
-                argumentParser,
+                "crash-collector", "CrashCollectorParsers", "CrashReporterHTTP", "CrashReportFormat",
+                "CrashReporterSupport", argumentParser,
             ],
             exclude: ["Fixtures"]
         ),

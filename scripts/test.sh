@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: installs missing system packages, builds the example
+# The whole test suite, as CI runs it: installs missing system packages, checks that no type
+# name is declared in two modules (scripts/check-type-names.sh), builds the example
 # service in release mode too (the crash tests crash both builds: -O code has no frame
 # pointers), runs `swift test` one group of test targets per run, then the sanitizer runs
 # (scripts/sanitizers.sh: ThreadSanitizer over the unit tests, AddressSanitizer and
@@ -13,6 +14,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
+
+# Lint, before anything builds: each top-level type name declared in one module only.
+bash scripts/check-type-names.sh
 
 swift build -c release --product crash-test
 swift build --build-tests

@@ -1,3 +1,4 @@
+import CrashReporterHTTP
 import CrashReporterSupport
 import Foundation
 
@@ -39,7 +40,7 @@ package struct HTTPParseError: Error, Sendable, Equatable {
 package enum HTTPParseResult: Sendable, Equatable {
     /// More bytes are needed.
     case incomplete
-    case request(HTTPRequest)
+    case request(ReceivedRequest)
     /// The stream cannot go on: answer `status` and close.
     case failure(HTTPParseError)
 }
@@ -60,10 +61,8 @@ package struct HTTPRequestParser: Sendable {
     private enum State: Sendable {
         case head
         case body(HTTPRequestHead, remaining: Int)
-        case chunkSize(HTTPRequestHead, Data, limit: Int)
-        case chunkData(HTTPRequestHead, Data, remaining: Int, limit: Int)
-        case chunkEnd(HTTPRequestHead, Data, limit: Int)
-        case trailers(HTTPRequestHead, Data)
+        /// A chunked body, decoded by the HTTP model's decoder (the client's too).
+        case chunked(HTTPRequestHead, ChunkedDecoder)
         case failed(HTTPParseError)
     }
 
@@ -89,9 +88,7 @@ package struct HTTPRequestParser: Sendable {
     /// The head of a request whose body is still awaited (to answer `Expect: 100-continue`).
     package var headAwaitingBody: HTTPRequestHead? {
         switch state {
-        case .body(let head, _), .chunkSize(let head, _, _), .chunkData(let head, _, _, _),
-            .chunkEnd(let head, _, _), .trailers(let head, _):
-            head
+        case .body(let head, _), .chunked(let head, _): head
         case .head, .failed: nil
         }
     }
@@ -100,9 +97,7 @@ package struct HTTPRequestParser: Sendable {
     /// a chunked body decoded so far. The collector counts it against its memory budget.
     package var bufferedByteCount: Int {
         switch state {
-        case .chunkSize(_, let body, _), .chunkData(_, let body, _, _), .chunkEnd(_, let body, _),
-            .trailers(_, let body):
-            buffer.count + body.count
+        case .chunked(_, let decoder): buffer.count + decoder.body.count
         case .head, .body, .failed: buffer.count
         }
     }
@@ -133,63 +128,30 @@ package struct HTTPRequestParser: Sendable {
             let body = Data(buffer[position..<position + remaining])
             position += remaining
             state = .head
-            return .request(HTTPRequest(head: head, body: body))
-        case .chunkSize(let head, let body, let limit):
-            guard let line = takeLine(max: limits.maxChunkLineBytes) else {
-                if buffer.count - position > limits.maxChunkLineBytes {
-                    return fail(HTTPParseError(400, "chunk size line too long", head: head))
-                }
+            return .request(ReceivedRequest(head: head, body: body))
+        case .chunked(let head, var decoder):
+            do {
+                position += try decoder.consume(buffer[position...])
+            } catch {
+                return fail(Self.error(error, head: head, limit: decoder.bodyLimit))
+            }
+            guard decoder.isComplete else {
+                state = .chunked(head, decoder)
                 return .incomplete
             }
-            let sizeText = line.prefix { $0 != ";" }.trimmingASCIIWhitespace()
-            guard !sizeText.isEmpty, sizeText.allSatisfy(\.isHexDigit) else {
-                return fail(HTTPParseError(400, "invalid chunk size", head: head))
-            }
-            guard sizeText.count <= 15, let size = Int(sizeText, radix: 16), body.count + size <= limit else {
-                return fail(HTTPParseError(413, "request body larger than \(ByteCount.text(limit))", head: head))
-            }
-            state = size == 0 ? .trailers(head, body) : .chunkData(head, body, remaining: size, limit: limit)
-            return nil
-        case .chunkData(let head, var body, let remaining, let limit):
-            let available = min(remaining, buffer.count - position)
-            guard available > 0 else { return .incomplete }
-            body.append(contentsOf: buffer[position..<position + available])
-            position += available
-            state =
-                available == remaining
-                ? .chunkEnd(head, body, limit: limit)
-                : .chunkData(head, body, remaining: remaining - available, limit: limit)
-            return nil
-        case .chunkEnd(let head, let body, let limit):
-            guard let line = takeLine(max: 2) else {
-                return buffer.count - position >= 2
-                    ? fail(HTTPParseError(400, "chunk data not followed by CRLF", head: head)) : .incomplete
-            }
-            guard line.isEmpty else { return fail(HTTPParseError(400, "chunk data not followed by CRLF", head: head)) }
-            state = .chunkSize(head, body, limit: limit)
-            return nil
-        case .trailers(let head, let body):
-            // Trailer fields are read and ignored; together they are held to the header limit.
-            var scanned = 0
-            var cursor = position
-            while true {
-                guard let newline = buffer[cursor...].firstIndex(of: 0x0a) else {
-                    if buffer.count - position > limits.maxHeaderBytes {
-                        return fail(HTTPParseError(400, "trailer section too large", head: head))
-                    }
-                    return .incomplete
-                }
-                let length = newline - cursor
-                scanned += length + 1
-                if scanned > limits.maxHeaderBytes {
-                    return fail(HTTPParseError(400, "trailer section too large", head: head))
-                }
-                cursor = newline + 1
-                if length == 0 || (length == 1 && buffer[newline - 1] == 0x0d) { break }
-            }
-            position = cursor
             state = .head
-            return .request(HTTPRequest(head: head, body: body))
+            return .request(ReceivedRequest(head: head, body: Data(decoder.body)))
+        }
+    }
+
+    /// What a chunked body that cannot be read is answered with.
+    private static func error(_ failure: ChunkedDecoder.Failure, head: HTTPRequestHead, limit: Int) -> HTTPParseError {
+        switch failure {
+        case .sizeLineTooLong: HTTPParseError(400, "chunk size line too long", head: head)
+        case .invalidSize: HTTPParseError(400, "invalid chunk size", head: head)
+        case .bodyTooLarge: HTTPParseError(413, "request body larger than \(ByteCount.text(limit))", head: head)
+        case .dataLongerThanSize: HTTPParseError(400, "chunk data not followed by CRLF", head: head)
+        case .trailersTooLarge: HTTPParseError(400, "trailer section too large", head: head)
         }
     }
 
@@ -203,41 +165,41 @@ package struct HTTPRequestParser: Sendable {
     /// with `Content-Length`, that many bytes (repeated values must agree); else there is none.
     private mutating func startBody(_ head: HTTPRequestHead) -> HTTPParseResult? {
         let limit = max(0, limits.maxBodyBytes(head))
-        let transferEncodings = head.headers.values("Transfer-Encoding")
-        let lengths = head.headers.values("Content-Length")
-        if !transferEncodings.isEmpty {
-            if !lengths.isEmpty {
+        let codings = head.headers.transferCodings
+        let length = head.headers.contentLength
+        if !codings.isEmpty {
+            if length != .absent {
                 return fail(HTTPParseError(400, "both Transfer-Encoding and Content-Length", head: head))
             }
             if head.minorVersion == 0 {
                 return fail(HTTPParseError(400, "Transfer-Encoding in an HTTP/1.0 request", head: head))
             }
-            let codings = transferEncodings.flatMap { $0.split(separator: ",") }
-                .map { $0.trimmingASCIIWhitespace().lowercased() }
             guard codings == ["chunked"] else {
                 return fail(HTTPParseError(501, "unsupported Transfer-Encoding", head: head))
             }
-            state = .chunkSize(head, Data(), limit: limit)
+            state = .chunked(
+                head,
+                ChunkedDecoder(
+                    bodyLimit: limit, maxSizeLineBytes: limits.maxChunkLineBytes,
+                    maxTrailerBytes: limits.maxHeaderBytes))
             return nil
         }
-        guard !lengths.isEmpty else {
+        switch length {
+        case .absent:
             state = .head
-            return .request(HTTPRequest(head: head, body: Data()))
-        }
-        let texts = Set(
-            lengths.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-                .map { String($0.trimmingASCIIWhitespace()) })
-        guard texts.count == 1, let text = texts.first, !text.isEmpty,
-            text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
-        else {
+            return .request(ReceivedRequest(head: head, body: Data()))
+        case .invalid:
             return fail(HTTPParseError(400, "invalid Content-Length", head: head))
-        }
         // A valid number too large for any buffer is a body over the limit, not a bad request.
-        guard text.count <= 15, let length = Int(text), length <= limit else {
+        case .tooLarge:
             return fail(HTTPParseError(413, "request body larger than \(ByteCount.text(limit))", head: head))
+        case .bytes(let length):
+            guard length <= limit else {
+                return fail(HTTPParseError(413, "request body larger than \(ByteCount.text(limit))", head: head))
+            }
+            state = .body(head, remaining: length)
+            return nil
         }
-        state = .body(head, remaining: length)
-        return nil
     }
 
     private enum HeadResult {
@@ -288,7 +250,7 @@ package struct HTTPRequestParser: Sendable {
 
     private static func head(from lines: [Substring]) -> HeadResult {
         let parts = lines[0].split(separator: " ", omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(isTokenCharacter) else {
+        guard parts.count == 3, HTTPHeader.isToken(parts[0]) else {
             return .failure(HTTPParseError(400, "malformed request line"))
         }
         let target = parts[1]
@@ -313,50 +275,22 @@ package struct HTTPRequestParser: Sendable {
             if line.first == " " || line.first == "\t" {
                 return .failure(HTTPParseError(400, "obsolete line folding in a header field"))
             }
-            guard let colon = line.firstIndex(of: ":") else {
-                return .failure(HTTPParseError(400, "header field without a colon"))
+            let field: HTTPHeader
+            switch Result(catching: { () throws(HTTPHeader.LineFailure) in try HTTPHeader(line: line.utf8) }) {
+            case .success(let parsed): field = parsed
+            case .failure(.noColon): return .failure(HTTPParseError(400, "header field without a colon"))
+            case .failure(.invalidName): return .failure(HTTPParseError(400, "invalid header field name"))
             }
-            let name = line[..<colon]
-            guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else {
-                return .failure(HTTPParseError(400, "invalid header field name"))
-            }
-            let rawValue = line[line.index(after: colon)...]
-            if rawValue.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7f }) {
+            if field.value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7f }) {
                 return .failure(HTTPParseError(400, "control character in a header field value"))
             }
-            // With every other control character refused, the whitespace around the value is
-            // spaces and tabs only.
-            headers.add(String(name), String(rawValue.trimmingASCIIWhitespace()))
+            headers.append(field)
         }
         let head = HTTPRequestHead(
             method: String(parts[0]), target: String(target), minorVersion: minor, headers: headers)
-        if minor == 1 && head.headers.values("Host").count != 1 {
+        if minor == 1 && head.headers.values(for: "Host").count != 1 {
             return .failure(HTTPParseError(400, "an HTTP/1.1 request needs exactly one Host header", head: head))
         }
         return .head(head)
-    }
-
-    /// A line ending in LF (a CR before it is dropped), if one of at most `max` bytes is buffered.
-    private mutating func takeLine(max: Int) -> String? {
-        let window = buffer[position..<min(buffer.count, position + max + 2)]
-        guard let newline = window.firstIndex(of: 0x0a) else { return nil }
-        var end = newline
-        if end > position && buffer[end - 1] == 0x0d { end -= 1 }
-        let line = String(decoding: buffer[position..<end], as: UTF8.self)
-        position = newline + 1
-        return line
-    }
-
-    /// Whether a character may stand in a token (a method, a header field name): a letter, a
-    /// digit, or one of ``!#$%&'*+-.^_`|~``.
-    private static func isTokenCharacter(_ character: Character) -> Bool {
-        guard let ascii = character.asciiValue else { return false }
-        switch ascii {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(ascii)
-        }
     }
 }

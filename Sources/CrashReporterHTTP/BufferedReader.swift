@@ -16,6 +16,15 @@ struct BufferedReader {
     /// Bytes received and not yet handed out.
     var bufferedCount: Int { buffer.count - start }
 
+    /// The bytes received and not yet handed out, for a decoder that takes what it can
+    /// (`skip` then hands out what it took).
+    var buffered: ArraySlice<UInt8> { buffer[start...] }
+
+    /// Hands out `count` buffered bytes.
+    mutating func skip(_ count: Int) {
+        start += count
+    }
+
     /// One line without its CRLF (a bare LF is accepted too). Throws `tooLong` when the line is
     /// longer than `limit` bytes, `badResponse` naming `what` when the stream ends first.
     mutating func readLine(limit: Int, tooLong: HTTPError, what: String) throws(HTTPError) -> [UInt8] {
@@ -66,7 +75,7 @@ struct BufferedReader {
 
     /// Reads one more piece; false at the end of the stream. Consumed bytes are dropped first,
     /// so the buffer stays near one piece.
-    private mutating func fill() throws(HTTPError) -> Bool {
+    mutating func fill() throws(HTTPError) -> Bool {
         if start > 0 {
             buffer.removeFirst(start)
             start = 0

@@ -44,6 +44,11 @@ public struct HTTPHeaders: Sendable, Hashable, RandomAccessCollection, Expressib
         fields.append(HTTPHeader(name: name, value: value))
     }
 
+    /// Adds `field` after the others.
+    public mutating func append(_ field: HTTPHeader) {
+        fields.append(field)
+    }
+
     public var startIndex: Int { fields.startIndex }
     public var endIndex: Int { fields.endIndex }
     public subscript(position: Int) -> HTTPHeader { fields[position] }

@@ -23,14 +23,11 @@ struct ResponseHead {
                 head.headers = HTTPHeaders(fields)
                 continue
             }
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0,
-                line[..<colon].allSatisfy(\.isHTTPTokenCharacter)
-            else {
+            do {
+                try head.headers.append(HTTPHeader(line: line))
+            } catch {
                 throw .badResponse("a malformed header line")
             }
-            head.headers.append(
-                String(decoding: line[..<colon], as: UTF8.self),
-                String(decoding: line[(colon + 1)...].trimmingHTTPWhitespace(), as: UTF8.self))
         }
     }
 

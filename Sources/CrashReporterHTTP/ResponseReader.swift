@@ -25,7 +25,7 @@ enum ResponseReader {
                 body.reserveCapacity(length)
                 try reader.readExactly(length, into: &body, what: "the response body")
             case .chunked:
-                try readChunked(from: &reader, into: &body, limit: maxBodyBytes, budget: &budget)
+                try readChunked(from: &reader, into: &body, limit: maxBodyBytes, budget: budget)
             case .untilClose:
                 try reader.readToEnd(into: &body, limit: maxBodyBytes)
             }
@@ -33,38 +33,39 @@ enum ResponseReader {
         }
     }
 
-    /// Chunks until the zero-size one, then the trailer fields (read and dropped).
+    /// Chunks until the zero-size one, then the trailer fields (read and dropped, charged to
+    /// the heads' budget), decoded by the `ChunkedDecoder` the collector reads requests with.
     private static func readChunked(
-        from reader: inout BufferedReader, into body: inout [UInt8], limit: Int, budget: inout Int
+        from reader: inout BufferedReader, into body: inout [UInt8], limit: Int, budget: Int
     ) throws(HTTPError) {
-        let longLine = HTTPError.badResponse("a chunk size line longer than \(maxChunkLineBytes) bytes")
+        var decoder = ChunkedDecoder(bodyLimit: limit, maxSizeLineBytes: maxChunkLineBytes, maxTrailerBytes: budget)
         while true {
-            let line = try reader.readLine(limit: maxChunkLineBytes, tooLong: longLine, what: "a chunk size")
-            let size = try chunkSize(line)
-            if size == 0 { break }
-            guard body.count + size <= limit else { throw .responseTooLarge(limit: limit) }
-            try reader.readExactly(size, into: &body, what: "a chunk")
-            let end = try reader.readLine(
-                limit: 0, tooLong: .badResponse("chunk data longer than its size"), what: "a chunk")
-            guard end.isEmpty else { throw .badResponse("chunk data longer than its size") }
+            do {
+                reader.skip(try decoder.consume(reader.buffered))
+            } catch {
+                throw Self.error(error, limit: limit)
+            }
+            if decoder.isComplete { break }
+            guard try reader.fill() else {
+                let part =
+                    switch decoder.awaiting {
+                    case .size: "a chunk size"
+                    case .data: "a chunk"
+                    case .trailers: "the trailer fields"
+                    }
+                throw .badResponse("the connection closed in the middle of \(part)")
+            }
         }
-        let tooLong = HTTPError.badResponse("response headers larger than \(maxHeadBytes) bytes")
-        while true {
-            guard budget > 0 else { throw tooLong }
-            let trailer = try reader.readLine(limit: budget, tooLong: tooLong, what: "the trailer fields")
-            budget -= trailer.count + 2
-            if trailer.isEmpty { return }
-        }
+        body = decoder.body
     }
 
-    /// The hexadecimal size before any `;extension`.
-    private static func chunkSize(_ line: [UInt8]) throws(HTTPError) -> Int {
-        let digits = line[..<(line.firstIndex(of: UInt8(ascii: ";")) ?? line.endIndex)].trimmingHTTPWhitespace()
-        guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy(\.isASCIIHexDigit),
-            let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
-        else {
-            throw .badResponse("an invalid chunk size")
+    private static func error(_ failure: ChunkedDecoder.Failure, limit: Int) -> HTTPError {
+        switch failure {
+        case .sizeLineTooLong: .badResponse("a chunk size line longer than \(maxChunkLineBytes) bytes")
+        case .invalidSize: .badResponse("an invalid chunk size")
+        case .bodyTooLarge: .responseTooLarge(limit: limit)
+        case .dataLongerThanSize: .badResponse("chunk data longer than its size")
+        case .trailersTooLarge: .badResponse("response headers larger than \(maxHeadBytes) bytes")
         }
-        return size
     }
 }

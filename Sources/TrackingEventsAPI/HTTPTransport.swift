@@ -1,16 +1,14 @@
-import CrashReporterHTTP
-
-/// One request of the events API: the package's HTTP client's request (`url`, `method`,
-/// `headers`, `body` as bytes, `timeout`), named here so that a transport can be written with
-/// `import TrackingEventsAPI` alone.
-public typealias HTTPRequest = CrashReporterHTTP.HTTPRequest
-
-/// What came back: `status`, `headers` (looked up without regard to case) and `body` as bytes.
-public typealias HTTPResponse = CrashReporterHTTP.HTTPResponse
+// The HTTP message model (`HTTPRequest`, `HTTPResponse`, `HTTPHeaders`) and the client are
+// declared once, in CrashReporterHTTP, and re-exported here: a transport is written with
+// `import TrackingEventsAPI` alone, and names the same types the client and the collector use.
+@_exported import CrashReporterHTTP
 
 /// Sends the provider's requests. Throwing means no response arrived (network error, timeout,
 /// cancellation): the batch is kept and retried later. Any response, whatever its status, is
 /// returned for the provider's retry rules to judge.
+///
+/// A request carries `url`, `method`, `headers`, `body` as bytes and `timeout`; a response
+/// `status`, `headers` (looked up without regard to case) and `body` as bytes.
 ///
 /// The default is the package's own HTTP client (`HTTPClient`, which conforms); tests, or a
 /// service with an HTTP stack of its own, pass another to ``EventsAPIProvider``.

@@ -1,5 +1,6 @@
 import CrashCollectorParsers
 import CrashReportFormat
+import CrashReporterHTTP
 import CrashReporterSupport
 import Foundation
 
@@ -11,8 +12,8 @@ enum BodyDecoding {
         case corrupt(String)
     }
 
-    static func decode(_ request: HTTPRequest, limit: Int) -> Result<Data, Failure> {
-        let codings = request.headers.values("Content-Encoding").flatMap { $0.split(separator: ",") }
+    static func decode(_ request: ReceivedRequest, limit: Int) -> Result<Data, Failure> {
+        let codings = request.headers.values(for: "Content-Encoding").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingASCIIWhitespace().lowercased() }.filter { !$0.isEmpty && $0 != "identity" }
         var body = request.body
         // Codings are listed in the order they were applied; undo them from the last.
@@ -51,7 +52,7 @@ enum BodyDecoding {
 extension Collector {
     /// Runs `endpoint` on the request's body without its content coding (`BodyDecoding`, at most
     /// `maxBodyBytes`); a body that cannot be decoded is answered in the collector's error shape.
-    func withDecodedBody(of request: HTTPRequest, _ endpoint: (Data) -> HTTPResponse) -> HTTPResponse {
+    func withDecodedBody(of request: ReceivedRequest, _ endpoint: (Data) -> HTTPResponse) -> HTTPResponse {
         switch BodyDecoding.decode(request, limit: configuration.maxBodyBytes) {
         case .success(let body): endpoint(body)
         case .failure(let failure): BodyDecoding.response(failure)

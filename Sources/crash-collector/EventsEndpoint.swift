@@ -1,5 +1,6 @@
 import CrashCollectorParsers
 import CrashReportFormat
+import CrashReporterHTTP
 import CrashReporterSupport
 import Foundation
 
@@ -16,7 +17,7 @@ enum EventsEndpoint {
 }
 
 extension Collector {
-    func receiveEvents(_ request: HTTPRequest) -> HTTPResponse {
+    func receiveEvents(_ request: ReceivedRequest) -> HTTPResponse {
         let key = request.headers["X-Write-Key"] ?? ""
         let keyValid =
             configuration.eventsWriteKeys.isEmpty ? !key.isEmpty : configuration.eventsWriteKeys.contains(key)

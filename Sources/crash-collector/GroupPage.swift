@@ -1,5 +1,6 @@
 import CrashCollectorParsers
 import CrashReportFormat
+import CrashReporterHTTP
 import CrashReporterSupport
 
 /// `GET /groups/<key>[?range=24h|14d]`: one crash group: its title and signature, the chart,

@@ -1,5 +1,6 @@
 import CrashCollectorParsers
 import CrashReportFormat
+import CrashReporterHTTP
 import CrashReporterSupport
 
 /// `GET /[?app=APP&version=VERSION&range=24h|14d]`: one row per crash group, newest activity

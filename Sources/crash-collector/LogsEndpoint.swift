@@ -1,4 +1,5 @@
 import CrashCollectorParsers
+import CrashReporterHTTP
 import CrashReporterSupport
 import Foundation
 
@@ -9,7 +10,7 @@ import Foundation
 /// `ExportLogsServiceResponse` in the request's encoding, with a partial success for records
 /// it could not keep; a failure is a `google.rpc.Status` in that encoding.
 extension Collector {
-    func receiveLogs(_ request: HTTPRequest) -> HTTPResponse {
+    func receiveLogs(_ request: ReceivedRequest) -> HTTPResponse {
         let contentType =
             (request.headers["Content-Type"] ?? "").split(separator: ";").first
             .map { $0.trimmingASCIIWhitespace().lowercased() } ?? ""

@@ -6,7 +6,7 @@ import Foundation
 /// The plain transport: `POST /api/reports` with the report file as written, and the views of
 /// what is stored.
 extension Collector {
-    func uploadReport(_ request: HTTPRequest, body: Data) -> HTTPResponse {
+    func uploadReport(_ request: ReceivedRequest, body: Data) -> HTTPResponse {
         let claimed = request.headers["X-Crash-Report-ID"]
         if let claimed, !UUIDBytes.isCanonical(claimed) {
             return rejected("X-Crash-Report-ID is not a UUID")

@@ -1,10 +1,11 @@
 import CrashCollectorParsers
 import CrashReportFormat
+import CrashReporterHTTP
 import CrashReporterSupport
 
 extension Collector {
     /// Routes a request to its endpoint; 404 for unknown paths, 405 for a wrong method.
-    func respond(to request: HTTPRequest) -> HTTPResponse {
+    func respond(to request: ReceivedRequest) -> HTTPResponse {
         let path = request.path
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         var method = request.method
@@ -67,7 +68,7 @@ extension Collector {
     }
 
     /// `POST /control/fail-next?count=N&status=STATUS[&retry_after=S]`: arms the fault hook.
-    func controlFailNext(_ request: HTTPRequest) -> HTTPResponse {
+    func controlFailNext(_ request: ReceivedRequest) -> HTTPResponse {
         let query = request.head.query
         guard var plan = FaultInjection.parse(count: query["count"] ?? "", status: query["status"] ?? "") else {
             return Self.error(400, "expected ?count=N&status=STATUS with STATUS in 100...599")

@@ -1,11 +1,12 @@
 import CrashCollectorParsers
 import CrashReportFormat
+import CrashReporterHTTP
 import CrashReporterSupport
 import Foundation
 
 /// The Sentry transport: `POST /api/<project>/envelope/`.
 extension Collector {
-    func receiveEnvelope(_ request: HTTPRequest) -> HTTPResponse {
+    func receiveEnvelope(_ request: ReceivedRequest) -> HTTPResponse {
         if let expected = configuration.sentryKey {
             let key = SentryAuth.key(header: request.headers["X-Sentry-Auth"], query: request.head.query)
             guard key == expected else {

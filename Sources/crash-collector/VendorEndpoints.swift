@@ -1,5 +1,6 @@
 import CrashCollectorParsers
 import CrashReportFormat
+import CrashReporterHTTP
 import CrashReporterSupport
 import Foundation
 
@@ -24,7 +25,7 @@ enum VendorEndpoints {
 extension Collector {
     /// `POST /v2/` (or `/v2/namespace/<name>/`): a JSON array of 1–100 TelemetryDeck signals, each
     /// with the strings `appID`, `clientUser` and `type`, and an object `payload` when present.
-    func receiveSignals(_ request: HTTPRequest) -> HTTPResponse {
+    func receiveSignals(_ request: ReceivedRequest) -> HTTPResponse {
         if let planned = failIfPlanned() { return planned }
         let batch: [JSONValue]
         switch vendorBatch(request, members: { $0.arrayValue }) {
@@ -56,7 +57,7 @@ extension Collector {
     /// `POST /batch/`: PostHog's `{"api_key", "batch": [1–100 events]}`, each event with the
     /// strings `event`, `distinct_id` and `uuid` and an object `properties`. The key must be one
     /// of `--events-write-key` (any non-empty one when none is configured).
-    func receiveCapture(_ request: HTTPRequest) -> HTTPResponse {
+    func receiveCapture(_ request: ReceivedRequest) -> HTTPResponse {
         if let planned = failIfPlanned() { return planned }
         var apiKey = ""
         let batch: [JSONValue]
@@ -96,7 +97,7 @@ extension Collector {
     /// The batch of a vendor's request: the body decoded, parsed, `members` of it taken, 1 to
     /// 100 of them; else the answer that says why not.
     private func vendorBatch(
-        _ request: HTTPRequest, members: (JSONValue) -> [JSONValue]?
+        _ request: ReceivedRequest, members: (JSONValue) -> [JSONValue]?
     ) -> Result<[JSONValue], VendorRefusal> {
         let body: Data
         switch BodyDecoding.decode(request, limit: VendorEndpoints.maxBodyBytes) {

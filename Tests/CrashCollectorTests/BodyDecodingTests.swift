@@ -1,4 +1,5 @@
 import CrashReportFormat
+import CrashReporterHTTP
 import CrashReporterSupport
 import Foundation
 import Testing
@@ -7,10 +8,10 @@ import Testing
 @testable import crash_collector
 
 @Suite struct BodyDecodingTests {
-    private func request(_ body: Data, encoding: String?) -> HTTPRequest {
-        var headers = HTTPHeaders([("Host", "x")])
-        if let encoding { headers.add("Content-Encoding", encoding) }
-        return HTTPRequest(
+    private func request(_ body: Data, encoding: String?) -> ReceivedRequest {
+        var headers: HTTPHeaders = ["Host": "x"]
+        if let encoding { headers.append("Content-Encoding", encoding) }
+        return ReceivedRequest(
             head: HTTPRequestHead(method: "POST", target: "/", minorVersion: 1, headers: headers), body: body)
     }
 

@@ -34,7 +34,7 @@ public func fuzzHTTPRequest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
 /// A parser and what it has given so far.
 private struct Feeding {
     var parser: HTTPRequestParser
-    var requests: [HTTPRequest] = []
+    var requests: [ReceivedRequest] = []
     var failure: HTTPParseError?
 
     /// Appends the bytes and takes requests until the parser needs more or fails.
