@@ -101,7 +101,7 @@ public enum CrashReporter {
             settled.withLock { $0 = Latch() }
             if config.watchExecutors { ExecutorWatch.start() }
             notes += chainedHandlerNotes()
-            TestFault.arm(environment["CRASH_REPORTER_TEST_FAULT"])
+            TestFault.arm(EnvironmentSettings(environment).raw(.testFault))
             TrackingSystem.setBreadcrumbSink(breadcrumbSink)
             scr_set_report_written_callback { CrashReporter.deliverWrittenReport() }
             notes += snapshotSignalNotes(config.snapshotSignal)
@@ -212,16 +212,9 @@ public enum CrashReporter {
             store.hasPendingReports || store.hasPendingSessions
                 || CapBook.hasSummaryWaiting(stateDirectory: stateDirectory)
         else { return .nothingPending }
-        var deliverer = Deliverer(
-            store: store,
-            transport: transport,
-            policy: config.delivery.policy,
-            symbolicate: Transports.symbolicator(environment: config.delivery.environment),
-            // The environment the service was started with, as `start` read it.
-            isAllowed: { [environment = config.delivery.environment] in
-                CrashReportingChoice.isEnabled(stateDirectory: stateDirectory, environment: environment)
-            })
-        deliverer.limits = config.delivery.limits
+        let deliverer = config.delivery.deliverer(
+            store: store, transport: transport,
+            symbolicate: Transports.symbolicator(environment: config.delivery.environment))
         let delivery = DeliveryWorker(deliverer: deliverer)
         try delivery.start()
         return .running(delivery)

@@ -77,7 +77,8 @@ struct ResolvedEventsAPIOptions: Sendable {
 
     init(_ options: EventsAPIOptions, environment: [String: String]) {
         (endpoint, configurationError) = Self.endpoint(options.baseURL, environment: environment)
-        writeKey = options.writeKey ?? environment["EVENTS_WRITE_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        let variables = EnvironmentSettings(environment)
+        writeKey = options.writeKey ?? variables.nonEmpty(.eventsWriteKey)
         settings = DeliverySettings(
             flushAt: options.flushAt, flushInterval: options.flushInterval, maxQueued: options.maxQueued,
             maxBatchSize: options.maxBatchSize, requestTimeout: options.requestTimeout)
@@ -87,10 +88,7 @@ struct ResolvedEventsAPIOptions: Sendable {
             let defaultEnvironment = "production"
         #endif
         context = WireFormat.encodeContext([
-            (
-                "app_version",
-                options.appVersion ?? environment["CRASH_REPORTER_APP_VERSION"] ?? environment["SENTRY_RELEASE"]
-            ),
+            ("app_version", options.appVersion ?? variables.raw(.appVersion) ?? variables.raw(.sentryRelease)),
             ("build", options.build),
             ("os_version", LinuxContext.osVersion()),
             ("device_model", LinuxContext.machine()),
@@ -104,7 +102,7 @@ struct ResolvedEventsAPIOptions: Sendable {
     /// option or variable it came from.
     static func endpoint(_ baseURL: String?, environment: [String: String]) -> (HTTPURL?, String?) {
         EndpointSetting.resolve(
-            baseURL, option: "EventsAPIOptions.baseURL", variable: "EVENTS_API_URL", environment: environment,
+            baseURL, option: "EventsAPIOptions.baseURL", variable: .eventsAPIURL, environment: environment,
             default: nil, endpoint: EventsAPIOptions.eventsURL(base:))
     }
 }
@@ -146,7 +144,8 @@ enum LinuxContext {
     /// `language_REGION` from `LC_ALL`, `LC_MESSAGES` or `LANG` (`en_US.UTF-8` gives `en_US`);
     /// nil for `C` and `POSIX`.
     static func locale(environment: [String: String]) -> String? {
-        let raw = [environment["LC_ALL"], environment["LC_MESSAGES"], environment["LANG"]]
+        let settings = EnvironmentSettings(environment)
+        let raw = [settings.raw(.localeAll), settings.raw(.localeMessages), settings.raw(.language)]
             .compactMap { $0 }.first { !$0.isEmpty }
         guard var value = raw else { return nil }
         if let dot = value.firstIndex(of: ".") { value = String(value[..<dot]) }

@@ -84,8 +84,8 @@ struct DeliveryArguments: ParsableArguments {
         let configuration = try configuration(environment: environment)
         guard
             let transport = configuration.makeTransport(
-                release: DeliveryConfiguration.release(environment: environment),
-                environment: DeliveryConfiguration.sentryEnvironment(environment: environment),
+                release: EnvironmentSettings(environment).text(.sentryRelease),
+                environment: EnvironmentSettings(environment).text(.sentryEnvironment),
                 diagnose: { message in
                     var error = StandardStream.error
                     error.write("warning: \(message)\n")
@@ -96,17 +96,12 @@ struct DeliveryArguments: ParsableArguments {
                     "nowhere to upload: give --url URL, --dsn DSN or --otlp-endpoint URL (or set CRASH_REPORTER_URL, "
                     + "SENTRY_DSN or OTEL_EXPORTER_OTLP_ENDPOINT)")
         }
-        var deliverer = Deliverer(
-            store: ReportStore(stateDirectory: directory),
-            transport: transport,
-            policy: configuration.policy,
+        // The service's stored opt-out, and the operators' override, apply here too.
+        return configuration.deliverer(
+            store: ReportStore(stateDirectory: directory), transport: transport,
             symbolicate: { [symbolicator = debug.symbolicator(environment: environment)] in
                 symbolicator.symbolicate($0)
-            },
-            // The service's stored opt-out, and the operators' override, apply here too.
-            isAllowed: { CrashReportingChoice.isEnabled(stateDirectory: directory, environment: environment) })
-        deliverer.limits = configuration.limits
-        return deliverer
+            })
     }
 }
 

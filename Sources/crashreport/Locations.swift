@@ -1,5 +1,6 @@
 import CrashReportDelivery
 import CrashReportFormat
+import CrashReporterSupport
 import Foundation
 
 /// Where the reports are: a state directory given on the command line, else
@@ -9,7 +10,7 @@ enum Locations {
     static func stateDirectory(
         _ given: String?, environment: [String: String], mustExist: Bool = true
     ) throws(ToolFailure) -> String {
-        guard let path = given ?? DeliveryConfiguration.stateDirectory(environment: environment), !path.isEmpty else {
+        guard let path = given ?? EnvironmentSettings(environment).stateDirectory, !path.isEmpty else {
             throw ToolFailure(description: "no state directory: give DIR (or --dir DIR) or set CRASH_REPORTER_DIR")
         }
         if !mustExist && !FileManager.default.fileExists(atPath: path) { return path }
