@@ -191,13 +191,13 @@ public enum CrashReporter {
     }
 
     /// Asks the background delivery to stop after the report it is sending (a request in
-    /// flight ends by the upload timeout at the latest) and waits at most `timeout` seconds for
+    /// flight ends by the upload timeout at the latest) and waits at most `timeout` for
     /// it. Reports not sent stay pending for the next launch. True when no worker is running
     /// any more. `CrashReporterService` calls it on a graceful shutdown.
     @discardableResult
-    public static func stopDelivery(timeout: Double = 5) -> Bool {
+    public static func stopDelivery(timeout: Duration = .seconds(5)) -> Bool {
         guard case .running(let running) = worker.withLock({ $0 }) else { return true }
-        return running.stop(timeout: timeout)
+        return running.stop(timeout: timeout.inSeconds)
     }
 
     /// The worker for this launch's pending reports, started; `.nothingPending` when there are none.

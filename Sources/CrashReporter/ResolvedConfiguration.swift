@@ -53,13 +53,13 @@ struct ResolvedConfiguration: Sendable {
                         serviceName: otlp.serviceName, resourceAttributes: otlp.resourceAttributes, name: "Options.otlp"
                     )
                 },
-                retryBaseDelay: options.retryBaseDelay.map { .init($0, name: "Options.retryBaseDelay") },
+                retryBaseDelay: options.retryBaseDelay.map { .init($0.inSeconds, name: "Options.retryBaseDelay") },
                 limits: DeliveryLimits.Given(
                     capCount: .init(options.capCount, name: "Options.capCount"),
-                    capWindow: .init(options.capWindow, name: "Options.capWindow"),
+                    capWindow: .init(options.capWindow?.inSeconds, name: "Options.capWindow"),
                     maxPendingReports: .init(options.maxPendingReports, name: "Options.maxPendingReports"),
                     maxPendingBytes: .init(options.maxPendingBytes, name: "Options.maxPendingBytes"),
-                    keepDays: .init(options.keepDays, name: "Options.keepDays")))
+                    keepDays: .init(options.retention.map { $0.inSeconds / 86400 }, name: "Options.retention")))
         } catch {
             throw .invalidOption(error.description)
         }
