@@ -20,16 +20,8 @@ public struct EventsAPIOptions: Sendable {
     public var build: String?
     /// `context.environment`: `debug` in debug builds, else `production`, unless given.
     public var environment: String?
-    /// Send when this many events are queued.
-    public var flushAt: Int
-    /// Send what is queued this often.
-    public var flushInterval: Duration
-    /// Keep at most this many events; past it the oldest are dropped.
-    public var maxQueued: Int
-    /// Events per request, 1 to 100.
-    public var maxBatchSize: Int
-    /// How long one request may take.
-    public var requestTimeout: Duration
+    /// When and how much is sent: the same options as the other providers'.
+    public var delivery: AnalyticsDeliveryOptions
 
     public init(
         baseURL: String? = nil,
@@ -37,22 +29,14 @@ public struct EventsAPIOptions: Sendable {
         appVersion: String? = nil,
         build: String? = nil,
         environment: String? = nil,
-        flushAt: Int = 20,
-        flushInterval: Duration = .seconds(30),
-        maxQueued: Int = 1_000,
-        maxBatchSize: Int = 100,
-        requestTimeout: Duration = .seconds(30)
+        delivery: AnalyticsDeliveryOptions = AnalyticsDeliveryOptions()
     ) {
         self.baseURL = baseURL
         self.writeKey = writeKey
         self.appVersion = appVersion
         self.build = build
         self.environment = environment
-        self.flushAt = flushAt
-        self.flushInterval = flushInterval
-        self.maxQueued = maxQueued
-        self.maxBatchSize = maxBatchSize
-        self.requestTimeout = requestTimeout
+        self.delivery = delivery
     }
 
     /// The `POST /v1/events` URL for a base URL: trailing slashes removed, then `/events` or
@@ -79,9 +63,7 @@ struct ResolvedEventsAPIOptions: Sendable {
         (endpoint, configurationError) = Self.endpoint(options.baseURL, environment: environment)
         let variables = EnvironmentSettings(environment)
         writeKey = options.writeKey ?? variables.nonEmpty(.eventsWriteKey)
-        settings = DeliverySettings(
-            flushAt: options.flushAt, flushInterval: options.flushInterval, maxQueued: options.maxQueued,
-            maxBatchSize: options.maxBatchSize, requestTimeout: options.requestTimeout)
+        settings = options.delivery.settings
         #if DEBUG
             let defaultEnvironment = "debug"
         #else
