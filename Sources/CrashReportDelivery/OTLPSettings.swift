@@ -162,7 +162,8 @@ package struct OTLPSettings: Sendable, Equatable {
         let rule =
             text.lowercased() == "grpc"
             ? "be http/protobuf or http/json: crash reports are exported over OTLP/HTTP, not gRPC (set "
-                + "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL and OTEL_EXPORTER_OTLP_LOGS_ENDPOINT for them, or OTEL_LOGS_EXPORTER=none)"
+                + "\(EnvironmentVariable.otlpLogsProtocol.name) and \(EnvironmentVariable.otlpLogsEndpoint.name) "
+                + "for them, or \(EnvironmentVariable.otelLogsExporter.name)=none)"
             : "be http/protobuf or http/json"
         throw SettingError(name: name, value: text, rule: rule)
     }

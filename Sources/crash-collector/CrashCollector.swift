@@ -150,7 +150,8 @@ struct CrashCollector: ParsableCommand {
         } else if let text = EnvironmentSettings(environment).raw(.collectorFailNext) {
             let parts = text.split(separator: " ").map(String.init)
             guard parts.count == 2, let plan = FaultInjection.parse(count: parts[0], status: parts[1]) else {
-                throw ValidationError("CRASH_COLLECTOR_FAIL_NEXT must be \"N STATUS\", not '\(text)'")
+                let name = EnvironmentVariable.collectorFailNext.name
+                throw ValidationError("\(name) must be \"N STATUS\", not '\(text)'")
             }
             configuration.failNext = plan
         }
