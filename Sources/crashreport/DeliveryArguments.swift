@@ -6,10 +6,11 @@ import CrashSymbolication
 /// Where and how `upload` and `watch` deliver: `--url`/`--dsn` and the crash-loop cap and
 /// retention bounds, each standing in for its environment variable (docs/crash-loops.md).
 struct DeliveryArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Plain HTTP endpoint (default: CRASH_REPORTER_URL).", valueName: "url"))
+    @Option(
+        help: ArgumentHelp("Plain HTTP endpoint (default: \(EnvironmentVariable.uploadURL.name)).", valueName: "url"))
     var url: String?
 
-    @Option(help: ArgumentHelp("Sentry DSN (default: SENTRY_DSN).", valueName: "dsn"))
+    @Option(help: ArgumentHelp("Sentry DSN (default: \(EnvironmentVariable.sentryDSN.name)).", valueName: "dsn"))
     var dsn: String?
 
     @OptionGroup var debug: DebugDirectoryArguments
