@@ -52,7 +52,9 @@ enum TrackingBenchmark {
     static func trackLines(state: String) -> [String] {
         // No endpoint: the provider queues and never sends, so the enqueue is all that is timed.
         let provider = EventsAPIProvider(
-            stateDirectory: state, options: EventsAPIOptions(flushInterval: .seconds(3600)), environment: [:])
+            stateDirectory: state,
+            options: EventsAPIOptions(delivery: AnalyticsDeliveryOptions(flushInterval: .seconds(3600))),
+            environment: [:])
         let tracker = Tracker(stateDirectory: state, providers: [provider])
         TrackingSystem.bootstrap(tracker)
 
@@ -64,7 +66,9 @@ enum TrackingBenchmark {
         let denied = perCall { track(Event.stepCompleted(index: $0)) }
         let granted = grantedCost(root: state + "-granted") { state in
             EventsAPIProvider(
-                stateDirectory: state, options: EventsAPIOptions(flushInterval: .seconds(3600)), environment: [:])
+                stateDirectory: state,
+                options: EventsAPIOptions(delivery: AnalyticsDeliveryOptions(flushInterval: .seconds(3600))),
+                environment: [:])
         }
         // The vendors' providers, configured but pointed nowhere: the enqueue is all that is timed.
         let delivery = AnalyticsDeliveryOptions(flushInterval: .seconds(3600))
@@ -163,7 +167,9 @@ enum TrackingBenchmark {
     /// twice as many lines, which is part of the cost).
     static func appendCost(queued: Int, state: String) -> Double {
         let provider = EventsAPIProvider(
-            stateDirectory: state, options: EventsAPIOptions(flushInterval: .seconds(3600), maxQueued: queued),
+            stateDirectory: state,
+            options: EventsAPIOptions(
+                delivery: AnalyticsDeliveryOptions(flushInterval: .seconds(3600), maxQueued: queued)),
             environment: [:])
         provider.consentChanged(to: .granted, epoch: 1, farewell: nil)
         let installID = UUID().uuidString

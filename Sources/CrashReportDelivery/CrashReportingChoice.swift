@@ -5,9 +5,6 @@ import CrashReporterSupport
 /// `CRASH_REPORTER_DISABLED`. Read here so that the service (`CrashReportingConsent`) and
 /// `crashreport upload` apply one rule.
 package enum CrashReportingChoice {
-    /// The operators' override: `1`, `true`, `yes`, `on` turn crash reporting off; `0`,
-    /// `false`, `no`, `off` (or nothing) leave it to the user's choice.
-    package static let disabledVariable = "CRASH_REPORTER_DISABLED"
 
     /// The stored choice, nil when the user never chose (or the file is unreadable).
     package static func stored(stateDirectory: String) -> Bool? {
@@ -22,16 +19,18 @@ package enum CrashReportingChoice {
 
     /// Whether the operator turned crash reporting off, by the one rule for
     /// `CRASH_REPORTER_DISABLED` (`Setting.boolean`). A value that breaks it is refused by
-    /// `DeliveryConfiguration` when the service starts or `crashreport upload` runs.
-    package static func operatorDisabled(environment: [String: String]) throws(SettingError) -> Bool {
-        try Setting.boolean(environment[disabledVariable], name: disabledVariable) ?? false
+    /// `DeliveryConfiguration` when the service starts or `crashreport upload` runs. `1`,
+    /// `true`, `yes`, `on` turn crash reporting off; `0`, `false`, `no`, `off` (or nothing)
+    /// leave it to the user's choice.
+    package static func operatorDisabled(_ settings: EnvironmentSettings) throws(SettingError) -> Bool {
+        try settings.boolean(.disabled) ?? false
     }
 
     /// Whether crash reports are captured and delivered: on unless the operator or the user
     /// turned them off. An unreadable `CRASH_REPORTER_DISABLED` counts as off: the operator
     /// meant something, and sending nothing is the safe reading.
     package static func isEnabled(stateDirectory: String, environment: [String: String]) -> Bool {
-        if (try? operatorDisabled(environment: environment)) != false { return false }
+        if (try? operatorDisabled(EnvironmentSettings(environment))) != false { return false }
         return stored(stateDirectory: stateDirectory) ?? true
     }
 

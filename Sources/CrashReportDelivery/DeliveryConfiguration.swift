@@ -33,25 +33,9 @@ package struct DeliveryConfiguration: Sendable {
     }
 
     /// A value given in code or on the command line that stands in for a variable, with the
-    /// name its errors use (`Options.uploadURL`, `--url`). A nil `value` means "not set": the
-    /// variable is not read either.
-    package struct Given<Value: Sendable>: Sendable {
-        package var value: Value?
-        package var name: String
-
-        package init(_ value: Value?, name: String) {
-            self.value = value
-            self.name = name
-        }
-    }
-
-    package static let dsnVariable = "SENTRY_DSN"
-    package static let urlVariable = "CRASH_REPORTER_URL"
-    package static let retryBaseVariable = "CRASH_REPORTER_RETRY_BASE_SECONDS"
-    package static let timeoutVariable = "CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS"
-    package static let directoryVariable = "CRASH_REPORTER_DIR"
-    package static let releaseVariable = "SENTRY_RELEASE"
-    package static let environmentVariable = "SENTRY_ENVIRONMENT"
+    /// name its errors use (`Options.uploadURL`, `--url`). For the destination a nil `value`
+    /// means "not set": the variable is not read either.
+    package typealias Given = GivenSetting
 
     /// Seconds an upload may take when `CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS` is not set.
     package static let defaultUploadTimeout = 30.0
@@ -84,8 +68,9 @@ package struct DeliveryConfiguration: Sendable {
         limits: DeliveryLimits.Given = DeliveryLimits.Given()
     ) throws(SettingError) {
         self.environment = environment
-        let dsn = try Self.sentryDSN(sentryDSN ?? Given(environment[Self.dsnVariable], name: Self.dsnVariable))
-        let url = try Self.endpointURL(uploadURL ?? Given(environment[Self.urlVariable], name: Self.urlVariable))
+        let settings = EnvironmentSettings(environment)
+        let dsn = try Self.sentryDSN(sentryDSN ?? settings.given(.sentryDSN))
+        let url = try Self.endpointURL(uploadURL ?? settings.given(.uploadURL))
         // OpenTelemetry's variables usually configure the service's own telemetry (a gRPC trace
         // exporter, say): they are read only when no DSN or URL says where crashes go.
         if let dsn {
@@ -93,7 +78,7 @@ package struct DeliveryConfiguration: Sendable {
         } else if let url {
             destination = .endpoint(url)
         } else {
-            destination = try OTLPSettings.read(environment: environment, given: otlp).map(Destination.otlp)
+            destination = try OTLPSettings.read(settings, given: otlp).map(Destination.otlp)
         }
         policy = DeliveryPolicy()
         let base: Double?
@@ -102,15 +87,13 @@ package struct DeliveryConfiguration: Sendable {
                 try Setting.seconds(value, name: retryBaseDelay.name)
             }
         } else {
-            base = try Setting.seconds(environment[Self.retryBaseVariable], name: Self.retryBaseVariable)
+            base = try settings.seconds(.retryBaseSeconds)
         }
         if let base { policy.baseDelay = base }
         uploadTimeout = Swift.max(
-            try Setting.seconds(environment[Self.timeoutVariable], name: Self.timeoutVariable)
-                ?? Self.defaultUploadTimeout,
-            Self.minimumUploadTimeout)
-        disabledByOperator = try CrashReportingChoice.operatorDisabled(environment: environment)
-        self.limits = try DeliveryLimits(environment: environment, given: limits)
+            try settings.seconds(.uploadTimeoutSeconds) ?? Self.defaultUploadTimeout, Self.minimumUploadTimeout)
+        disabledByOperator = try CrashReportingChoice.operatorDisabled(settings)
+        self.limits = try DeliveryLimits(settings, given: limits)
     }
 
     /// The transport for the destination, nil without one. `release` and `environment` go into
@@ -132,23 +115,6 @@ package struct DeliveryConfiguration: Sendable {
         case nil:
             nil
         }
-    }
-
-    // MARK: One reader per variable
-
-    /// `CRASH_REPORTER_DIR`: the state directory, named outright.
-    package static func stateDirectory(environment: [String: String]) -> String? {
-        Setting.text(environment[directoryVariable])
-    }
-
-    /// `SENTRY_RELEASE`: the release Sentry events carry.
-    package static func release(environment: [String: String]) -> String? {
-        Setting.text(environment[releaseVariable])
-    }
-
-    /// `SENTRY_ENVIRONMENT`: the environment Sentry events carry (`production`, `staging`…).
-    package static func sentryEnvironment(environment: [String: String]) -> String? {
-        Setting.text(environment[environmentVariable])
     }
 
     /// A Sentry DSN, and the envelope URL it names parsed for the HTTP client.

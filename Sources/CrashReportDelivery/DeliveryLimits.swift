@@ -16,12 +16,6 @@ package struct DeliveryLimits: Sendable, Equatable {
     package var maxPendingBytes: Int
     package var keepDays: Double
 
-    package static let capCountVariable = "CRASH_REPORTER_CAP_COUNT"
-    package static let capWindowVariable = "CRASH_REPORTER_CAP_WINDOW_SECONDS"
-    package static let maxPendingReportsVariable = "CRASH_REPORTER_MAX_PENDING_REPORTS"
-    package static let maxPendingBytesVariable = "CRASH_REPORTER_MAX_PENDING_BYTES"
-    package static let keepDaysVariable = "CRASH_REPORTER_KEEP_DAYS"
-
     package init(
         capCount: Int = 5, capWindow: Double = 3600, maxPendingReports: Int = 100,
         maxPendingBytes: Int = 50 << 20, keepDays: Double = 30
@@ -40,17 +34,17 @@ package struct DeliveryLimits: Sendable, Equatable {
     /// Values given in code or on the command line (nil: not given), each with the name its
     /// error uses; what is not given comes from the environment, else the default.
     package struct Given: Sendable {
-        package var capCount: DeliveryConfiguration.Given<Int>?
-        package var capWindow: DeliveryConfiguration.Given<Double>?
-        package var maxPendingReports: DeliveryConfiguration.Given<Int>?
-        package var maxPendingBytes: DeliveryConfiguration.Given<Int>?
-        package var keepDays: DeliveryConfiguration.Given<Double>?
+        package var capCount: GivenSetting<Int>?
+        package var capWindow: GivenSetting<Double>?
+        package var maxPendingReports: GivenSetting<Int>?
+        package var maxPendingBytes: GivenSetting<Int>?
+        package var keepDays: GivenSetting<Double>?
 
         package init(
-            capCount: DeliveryConfiguration.Given<Int>? = nil, capWindow: DeliveryConfiguration.Given<Double>? = nil,
-            maxPendingReports: DeliveryConfiguration.Given<Int>? = nil,
-            maxPendingBytes: DeliveryConfiguration.Given<Int>? = nil,
-            keepDays: DeliveryConfiguration.Given<Double>? = nil
+            capCount: GivenSetting<Int>? = nil, capWindow: GivenSetting<Double>? = nil,
+            maxPendingReports: GivenSetting<Int>? = nil,
+            maxPendingBytes: GivenSetting<Int>? = nil,
+            keepDays: GivenSetting<Double>? = nil
         ) {
             self.capCount = capCount
             self.capWindow = capWindow
@@ -62,26 +56,13 @@ package struct DeliveryLimits: Sendable, Equatable {
 
     /// Reads the environment's variables where `given` has no value; throws the first value
     /// that breaks its rule (a count: a whole number, 0 or more; seconds and days: zero or more).
-    package init(environment: [String: String], given: Given = Given()) throws(SettingError) {
+    package init(_ settings: EnvironmentSettings, given: Given = Given()) throws(SettingError) {
         self.init()
-        func count(_ value: DeliveryConfiguration.Given<Int>?, _ variable: String) throws(SettingError) -> Int? {
-            if let given = value, let value = given.value {
-                guard value >= 0 else { throw SettingError(name: given.name, value: "\(value)", rule: "be 0 or more") }
-                return value
-            }
-            return try Setting.count(environment[variable], name: variable)
-        }
-        func seconds(_ value: DeliveryConfiguration.Given<Double>?, _ variable: String) throws(SettingError)
-            -> Double?
-        {
-            if let given = value, let value = given.value { return try Setting.seconds(value, name: given.name) }
-            return try Setting.seconds(environment[variable], name: variable)
-        }
-        if let value = try count(given.capCount, Self.capCountVariable) { capCount = value }
-        if let value = try seconds(given.capWindow, Self.capWindowVariable) { capWindow = value }
-        if let value = try count(given.maxPendingReports, Self.maxPendingReportsVariable) { maxPendingReports = value }
-        if let value = try count(given.maxPendingBytes, Self.maxPendingBytesVariable) { maxPendingBytes = value }
-        if let value = try seconds(given.keepDays, Self.keepDaysVariable) { keepDays = value }
+        if let value = try settings.count(given.capCount, or: .capCount) { capCount = value }
+        if let value = try settings.seconds(given.capWindow, or: .capWindowSeconds) { capWindow = value }
+        if let value = try settings.count(given.maxPendingReports, or: .maxPendingReports) { maxPendingReports = value }
+        if let value = try settings.count(given.maxPendingBytes, or: .maxPendingBytes) { maxPendingBytes = value }
+        if let value = try settings.seconds(given.keepDays, or: .keepDays) { keepDays = value }
     }
 
     /// Whether identical reports are capped at all.

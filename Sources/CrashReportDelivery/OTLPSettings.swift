@@ -56,17 +56,6 @@ package struct OTLPSettings: Sendable, Equatable {
         }
     }
 
-    package static let endpointVariable = "OTEL_EXPORTER_OTLP_ENDPOINT"
-    package static let logsEndpointVariable = "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT"
-    package static let headersVariable = "OTEL_EXPORTER_OTLP_HEADERS"
-    package static let logsHeadersVariable = "OTEL_EXPORTER_OTLP_LOGS_HEADERS"
-    package static let protocolVariable = "OTEL_EXPORTER_OTLP_PROTOCOL"
-    package static let logsProtocolVariable = "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL"
-    package static let serviceNameVariable = "OTEL_SERVICE_NAME"
-    package static let resourceAttributesVariable = "OTEL_RESOURCE_ATTRIBUTES"
-    package static let sdkDisabledVariable = "OTEL_SDK_DISABLED"
-    package static let logsExporterVariable = "OTEL_LOGS_EXPORTER"
-
     /// The URL records are POSTed to.
     package var endpoint: HTTPURL
     /// Extra request headers (an API key, a tenant), in the order given. Never logged.
@@ -93,18 +82,19 @@ package struct OTLPSettings: Sendable, Equatable {
 
     /// The settings in `environment` (with `given` standing in), nil when no endpoint is set or
     /// OpenTelemetry export is turned off. Every value is checked, so a mistake shows at start.
-    package static func read(environment: [String: String], given: Given? = nil) throws(SettingError) -> OTLPSettings? {
-        guard let endpoint = try endpoint(environment: environment, given: given) else { return nil }
-        let headers = try headers(environment: environment, given: given)
-        let encoding = try encoding(environment: environment, given: given)
-        let serviceName =
-            given?.serviceName.flatMap { Setting.text($0) } ?? Setting.text(environment[serviceNameVariable])
+    package static func read(_ settings: EnvironmentSettings, given: Given? = nil) throws(SettingError) -> OTLPSettings?
+    {
+        guard let endpoint = try endpoint(settings, given: given) else { return nil }
+        let headers = try headers(settings, given: given)
+        let encoding = try encoding(settings, given: given)
+        let serviceName = settings.text(given?.serviceName, or: .otelServiceName)
         var pairs: [(String, String)]
         if let given, let attributes = given.resourceAttributes {
             pairs = attributes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         } else {
             pairs = try OTLPKeyValueList.parse(
-                environment[resourceAttributesVariable], name: resourceAttributesVariable, secret: false)
+                settings.raw(.otelResourceAttributes), name: EnvironmentVariable.otelResourceAttributes.name,
+                secret: false)
         }
         let (kept, dropped) = OTLPResourcePrivacy.partition(pairs)
         return OTLPSettings(
@@ -113,64 +103,67 @@ package struct OTLPSettings: Sendable, Equatable {
     }
 
     /// `OTEL_SDK_DISABLED=true` or `OTEL_LOGS_EXPORTER=none`: the operator turned export off.
-    static func disabled(environment: [String: String]) throws(SettingError) -> Bool {
-        if try Setting.boolean(environment[sdkDisabledVariable], name: sdkDisabledVariable) == true { return true }
-        guard let exporters = Setting.text(environment[logsExporterVariable]) else { return false }
+    static func disabled(_ settings: EnvironmentSettings) throws(SettingError) -> Bool {
+        if try settings.boolean(.otelSDKDisabled) == true { return true }
+        guard let exporters = settings.text(.otelLogsExporter) else { return false }
         let names = exporters.split(separator: ",").map { $0.trimmingASCIIWhitespace().lowercased() }
         return names == ["none"]
     }
 
-    private static func endpoint(environment: [String: String], given: Given?) throws(SettingError) -> HTTPURL? {
+    private static func endpoint(_ settings: EnvironmentSettings, given: Given?) throws(SettingError) -> HTTPURL? {
         if let given {
             // The endpoint given stands in for both variables, and none given means none.
             guard let text = given.logsEndpoint else { return nil }
             return try url(text, name: given.name)
         }
-        guard try !disabled(environment: environment) else { return nil }
-        if let text = Setting.text(environment[logsEndpointVariable]) {
-            return try url(text, name: logsEndpointVariable)
+        guard try !disabled(settings) else { return nil }
+        if let text = settings.text(.otlpLogsEndpoint) {
+            return try url(text, name: EnvironmentVariable.otlpLogsEndpoint.name)
         }
-        guard let base = Setting.text(environment[endpointVariable]) else { return nil }
+        guard let base = settings.text(.otlpEndpoint) else { return nil }
         // The specification's rule: the signal's path is added to the base's, after one `/`.
         var trimmed = Substring(base)
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
-        _ = try url(base, name: endpointVariable)
-        return try url(trimmed + "/v1/logs", name: endpointVariable)
+        let name = EnvironmentVariable.otlpEndpoint.name
+        _ = try url(base, name: name)
+        return try url(trimmed + "/v1/logs", name: name)
     }
 
     private static func url(_ text: String, name: String) throws(SettingError) -> HTTPURL? {
         try DeliveryConfiguration.endpointURL(DeliveryConfiguration.Given(text, name: name))
     }
 
-    private static func headers(environment: [String: String], given: Given?) throws(SettingError) -> [HTTPHeader] {
+    private static func headers(_ settings: EnvironmentSettings, given: Given?) throws(SettingError) -> [HTTPHeader] {
         let pairs: [(String, String)]
         if let given, let headers = given.headers {
             pairs = headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         } else {
-            let name = Setting.text(environment[logsHeadersVariable]) != nil ? logsHeadersVariable : headersVariable
-            pairs = try OTLPKeyValueList.parse(environment[name], name: name, secret: true)
+            let variable: EnvironmentVariable = settings.text(.otlpLogsHeaders) != nil ? .otlpLogsHeaders : .otlpHeaders
+            pairs = try OTLPKeyValueList.parse(settings.raw(variable), name: variable.name, secret: true)
         }
-        let givenName = given?.headers != nil ? given?.name ?? headersVariable : headersVariable
+        let headersName = EnvironmentVariable.otlpHeaders.name
+        let givenName = given?.headers != nil ? given?.name ?? headersName : headersName
         return try pairs.map { (pair) throws(SettingError) -> HTTPHeader in
             try OTLPKeyValueList.header(pair, name: givenName)
         }
     }
 
-    private static func encoding(environment: [String: String], given: Given?) throws(SettingError) -> Encoding {
+    private static func encoding(_ settings: EnvironmentSettings, given: Given?) throws(SettingError) -> Encoding {
         let (text, name): (String?, String) =
             if let given, let value = given.encoding {
                 (Setting.text(value), given.name)
-            } else if let value = Setting.text(environment[logsProtocolVariable]) {
-                (value, logsProtocolVariable)
+            } else if let (variable, value) = settings.first(.otlpLogsProtocol, .otlpProtocol) {
+                (value, variable.name)
             } else {
-                (Setting.text(environment[protocolVariable]), protocolVariable)
+                (nil, EnvironmentVariable.otlpProtocol.name)
             }
         guard let text else { return .protobuf }
         if let encoding = Encoding(rawValue: text.lowercased()) { return encoding }
         let rule =
             text.lowercased() == "grpc"
             ? "be http/protobuf or http/json: crash reports are exported over OTLP/HTTP, not gRPC (set "
-                + "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL and OTEL_EXPORTER_OTLP_LOGS_ENDPOINT for them, or OTEL_LOGS_EXPORTER=none)"
+                + "\(EnvironmentVariable.otlpLogsProtocol.name) and \(EnvironmentVariable.otlpLogsEndpoint.name) "
+                + "for them, or \(EnvironmentVariable.otelLogsExporter.name)=none)"
             : "be http/protobuf or http/json"
         throw SettingError(name: name, value: text, rule: rule)
     }

@@ -1,4 +1,5 @@
 import CCrashReporter
+import CrashReporterSupport
 import Tracking
 
 extension CrashReporter {
@@ -18,11 +19,11 @@ extension CrashReporter {
     /// stack. Delivered by the running service like a crash report, without a restart. A request
     /// while a snapshot is being written joins it. Returns the report's id, or nil when the
     /// reporter is not started, the report could not be written, or it took longer than
-    /// `timeout` seconds (it may still appear).
+    /// `timeout` (it may still appear).
     @discardableResult
-    public static func snapshot(reason: String, timeout: Double = 5) -> String? {
+    public static func snapshot(reason: String, timeout: Duration = .seconds(5)) -> String? {
         var id = [CChar](repeating: 0, count: 37)
-        let waitMs = UInt32(clamping: Int((max(0, timeout) * 1000).rounded(.up)))
+        let waitMs = UInt32(clamping: Int((max(0, timeout.inSeconds) * 1000).rounded(.up)))
         let result = Scrubber.scrub(reason, maxBytes: 255).withCString { scr_snapshot($0, waitMs, &id) }
         guard result == Int32(SCR_OK) else { return nil }
         return String(decoding: id.prefix(36).map { UInt8(bitPattern: $0) }, as: UTF8.self)

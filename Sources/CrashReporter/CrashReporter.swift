@@ -101,7 +101,7 @@ public enum CrashReporter {
             settled.withLock { $0 = Latch() }
             if config.watchExecutors { ExecutorWatch.start() }
             notes += chainedHandlerNotes()
-            TestFault.arm(environment["CRASH_REPORTER_TEST_FAULT"])
+            TestFault.arm(EnvironmentSettings(environment).raw(.testFault))
             TrackingSystem.setBreadcrumbSink(breadcrumbSink)
             scr_set_report_written_callback { CrashReporter.deliverWrittenReport() }
             notes += snapshotSignalNotes(config.snapshotSignal)
@@ -191,13 +191,13 @@ public enum CrashReporter {
     }
 
     /// Asks the background delivery to stop after the report it is sending (a request in
-    /// flight ends by the upload timeout at the latest) and waits at most `timeout` seconds for
+    /// flight ends by the upload timeout at the latest) and waits at most `timeout` for
     /// it. Reports not sent stay pending for the next launch. True when no worker is running
     /// any more. `CrashReporterService` calls it on a graceful shutdown.
     @discardableResult
-    public static func stopDelivery(timeout: Double = 5) -> Bool {
+    public static func stopDelivery(timeout: Duration = .seconds(5)) -> Bool {
         guard case .running(let running) = worker.withLock({ $0 }) else { return true }
-        return running.stop(timeout: timeout)
+        return running.stop(timeout: timeout.inSeconds)
     }
 
     /// The worker for this launch's pending reports, started; `.nothingPending` when there are none.
@@ -212,16 +212,9 @@ public enum CrashReporter {
             store.hasPendingReports || store.hasPendingSessions
                 || CapBook.hasSummaryWaiting(stateDirectory: stateDirectory)
         else { return .nothingPending }
-        var deliverer = Deliverer(
-            store: store,
-            transport: transport,
-            policy: config.delivery.policy,
-            symbolicate: Transports.symbolicator(environment: config.delivery.environment),
-            // The environment the service was started with, as `start` read it.
-            isAllowed: { [environment = config.delivery.environment] in
-                CrashReportingChoice.isEnabled(stateDirectory: stateDirectory, environment: environment)
-            })
-        deliverer.limits = config.delivery.limits
+        let deliverer = config.delivery.deliverer(
+            store: store, transport: transport,
+            symbolicate: Transports.symbolicator(environment: config.delivery.environment))
         let delivery = DeliveryWorker(deliverer: deliverer)
         try delivery.start()
         return .running(delivery)

@@ -25,8 +25,8 @@ public struct Options: Sendable {
     /// `OTEL_EXPORTER_OTLP_LOGS_ENDPOINT` or `OTEL_EXPORTER_OTLP_ENDPOINT`. A DSN or an upload
     /// URL wins over it.
     public var otlp: OTLPOptions?
-    /// First retry delay in seconds, doubled per attempt (`CRASH_REPORTER_RETRY_BASE_SECONDS`).
-    public var retryBaseDelay: Double?
+    /// First retry delay, doubled per attempt (`CRASH_REPORTER_RETRY_BASE_SECONDS`, 30 s when nil).
+    public var retryBaseDelay: Duration?
     /// Delivered reports kept in `<state>/delivered` for local review.
     public var keepDelivered: Int
     /// Whether `start` begins delivering pending reports in the background at once. A service
@@ -52,16 +52,16 @@ public struct Options: Sendable {
     /// 0: no cap). The rest of a crash loop is counted in one summary per window
     /// (docs/crash-loops.md).
     public var capCount: Int?
-    /// The cap's window in seconds (`CRASH_REPORTER_CAP_WINDOW_SECONDS`, 3600 when nil).
-    public var capWindow: Double?
+    /// The cap's window (`CRASH_REPORTER_CAP_WINDOW_SECONDS`, 1 h when nil).
+    public var capWindow: Duration?
     /// Unsent reports kept, in `pending/` and in `withheld/` each (`CRASH_REPORTER_MAX_PENDING_REPORTS`,
     /// 100 when nil; 0: no bound); the oldest go first, counted.
     public var maxPendingReports: Int?
     /// Their bytes, in each folder (`CRASH_REPORTER_MAX_PENDING_BYTES`, 50 MiB when nil; 0: no bound).
     public var maxPendingBytes: Int?
-    /// Days `delivered/`, `rejected/` and `withheld/` keep a report (`CRASH_REPORTER_KEEP_DAYS`,
-    /// 30 when nil; 0: no bound).
-    public var keepDays: Double?
+    /// How long `delivered/`, `rejected/` and `withheld/` keep a report (`CRASH_REPORTER_KEEP_DAYS`,
+    /// 30 days when nil; zero: no bound).
+    public var retention: Duration?
     /// Whether `start` records the run, so that the next launch knows how it ended
     /// (`CrashReporter.lastRun`, abnormal-exit reports, sessions; docs/runs.md). On by default;
     /// `CRASH_REPORTER_RUN_RECORDS=0` turns it off too.
@@ -83,7 +83,7 @@ public struct Options: Sendable {
         sentryDSN: String? = nil,
         uploadURL: String? = nil,
         otlp: OTLPOptions? = nil,
-        retryBaseDelay: Double? = nil,
+        retryBaseDelay: Duration? = nil,
         keepDelivered: Int = 20,
         deliverAtStart: Bool = true,
         maxThreads: Int = 256,
@@ -92,10 +92,10 @@ public struct Options: Sendable {
         snapshotSignal: SnapshotSignal? = nil,
         hangTimeout: Duration? = nil,
         capCount: Int? = nil,
-        capWindow: Double? = nil,
+        capWindow: Duration? = nil,
         maxPendingReports: Int? = nil,
         maxPendingBytes: Int? = nil,
-        keepDays: Double? = nil,
+        retention: Duration? = nil,
         recordRuns: Bool = true,
         watchExecutors: Bool = true
     ) {
@@ -120,7 +120,7 @@ public struct Options: Sendable {
         self.capWindow = capWindow
         self.maxPendingReports = maxPendingReports
         self.maxPendingBytes = maxPendingBytes
-        self.keepDays = keepDays
+        self.retention = retention
         self.recordRuns = recordRuns
         self.watchExecutors = watchExecutors
     }

@@ -26,20 +26,18 @@ struct ResolvedConfiguration: Sendable {
     var pendingDirectory: String { StateDirectory.pending(stateDirectory) }
 
     init(options: Options, environment: [String: String]) throws(CrashReporterError) {
-        let name = options.appName ?? environment["CRASH_REPORTER_APP_NAME"] ?? ProcessEnvironment.processName
+        let settings = EnvironmentSettings(environment)
+        let name = options.appName ?? settings.raw(.appName) ?? ProcessEnvironment.processName
         appName = name
-        appVersion =
-            options.appVersion ?? environment["CRASH_REPORTER_APP_VERSION"]
-            ?? DeliveryConfiguration.release(environment: environment) ?? ""
-        appBuild = options.appBuild ?? environment["CRASH_REPORTER_APP_BUILD"] ?? ""
-        environmentName =
-            options.environment ?? DeliveryConfiguration.sentryEnvironment(environment: environment) ?? "production"
+        appVersion = options.appVersion ?? settings.raw(.appVersion) ?? settings.text(.sentryRelease) ?? ""
+        appBuild = options.appBuild ?? settings.raw(.appBuild) ?? ""
+        environmentName = options.environment ?? settings.text(.sentryEnvironment) ?? "production"
         let dir = StateDirectory.resolve(appName: name, explicit: options.stateDirectory, environment: environment)
         guard dir.hasPrefix("/") else {
             throw .invalidOption("the state directory must be an absolute path: \(dir)")
         }
         stateDirectory = dir
-        homeDirectory = StateDirectory.homeDirectory(environment: environment)
+        homeDirectory = StateDirectory.homeDirectory(settings)
         guard (0...4096).contains(options.breadcrumbCapacity) else {
             throw .invalidOption("breadcrumbCapacity must be between 0 and 4096")
         }
@@ -55,13 +53,13 @@ struct ResolvedConfiguration: Sendable {
                         serviceName: otlp.serviceName, resourceAttributes: otlp.resourceAttributes, name: "Options.otlp"
                     )
                 },
-                retryBaseDelay: options.retryBaseDelay.map { .init($0, name: "Options.retryBaseDelay") },
+                retryBaseDelay: options.retryBaseDelay.map { .init($0.inSeconds, name: "Options.retryBaseDelay") },
                 limits: DeliveryLimits.Given(
                     capCount: .init(options.capCount, name: "Options.capCount"),
-                    capWindow: .init(options.capWindow, name: "Options.capWindow"),
+                    capWindow: .init(options.capWindow?.inSeconds, name: "Options.capWindow"),
                     maxPendingReports: .init(options.maxPendingReports, name: "Options.maxPendingReports"),
                     maxPendingBytes: .init(options.maxPendingBytes, name: "Options.maxPendingBytes"),
-                    keepDays: .init(options.keepDays, name: "Options.keepDays")))
+                    keepDays: .init(options.retention.map { $0.inSeconds / 86400 }, name: "Options.retention")))
         } catch {
             throw .invalidOption(error.description)
         }
@@ -80,18 +78,18 @@ struct ResolvedConfiguration: Sendable {
         if let option = options.hangTimeout {
             hangTimeout = option
         } else {
-            hangTimeout = try Self.hangTimeout(environment: environment)
+            hangTimeout = try Self.hangTimeout(settings)
         }
         hangTimeoutMs = try Self.milliseconds(
             hangTimeout, in: 100...3_600_000,
-            name: options.hangTimeout == nil ? "CRASH_REPORTER_HANG_TIMEOUT_SECONDS" : "hangTimeout",
+            name: options.hangTimeout == nil ? EnvironmentVariable.hangTimeoutSeconds.name : "hangTimeout",
             range: "100 ms and 1 h")
-        recordRuns = options.recordRuns && environment["CRASH_REPORTER_RUN_RECORDS"] != "0"
-        watchExecutors = options.watchExecutors && environment["CRASH_REPORTER_WATCH_EXECUTORS"] != "0"
+        recordRuns = options.recordRuns && !settings.isZero(.runRecords)
+        watchExecutors = options.watchExecutors && !settings.isZero(.watchExecutors)
         if let signal = options.snapshotSignal {
             snapshotSignal = signal
         } else {
-            snapshotSignal = try Self.snapshotSignal(environment: environment)
+            snapshotSignal = try Self.snapshotSignal(settings)
         }
     }
 
@@ -108,10 +106,9 @@ struct ResolvedConfiguration: Sendable {
     }
 
     /// `CRASH_REPORTER_HANG_TIMEOUT_SECONDS`, 10 s when unset.
-    static func hangTimeout(environment: [String: String]) throws(CrashReporterError) -> Duration {
+    static func hangTimeout(_ settings: EnvironmentSettings) throws(CrashReporterError) -> Duration {
         do throws(SettingError) {
-            let name = "CRASH_REPORTER_HANG_TIMEOUT_SECONDS"
-            guard let seconds = try Setting.seconds(environment[name], name: name) else { return .seconds(10) }
+            guard let seconds = try settings.seconds(.hangTimeoutSeconds) else { return .seconds(10) }
             // Clamped before the conversion: 1e30 is refused by the range check, not a trap.
             return .milliseconds(Int64(min(seconds * 1000, 1e15).rounded()))
         } catch {
@@ -121,9 +118,9 @@ struct ResolvedConfiguration: Sendable {
 
     /// `CRASH_REPORTER_SNAPSHOT_SIGNAL`: `QUIT`, `USR1`, `USR2` (with or without `SIG`, any case)
     /// or `off`; SIGQUIT when unset.
-    static func snapshotSignal(environment: [String: String]) throws(CrashReporterError) -> SnapshotSignal {
-        let name = "CRASH_REPORTER_SNAPSHOT_SIGNAL"
-        guard let raw = Setting.text(environment[name]) else { return .quit }
+    static func snapshotSignal(_ settings: EnvironmentSettings) throws(CrashReporterError) -> SnapshotSignal {
+        let name = EnvironmentVariable.snapshotSignal.name
+        guard let raw = settings.text(.snapshotSignal) else { return .quit }
         var value = raw.uppercased()
         if value.hasPrefix("SIG") { value.removeFirst(3) }
         if value == "OFF" { return .off }

@@ -1,4 +1,3 @@
-import CrashReportDelivery
 import CrashReporterSupport
 
 /// Finds the directory that holds a service's pending reports and stored choices.
@@ -13,19 +12,9 @@ public enum StateDirectory {
         environment: [String: String]? = nil
     ) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
-        let environment = environment ?? ProcessEnvironment.current()
+        let settings = environment.map(EnvironmentSettings.init) ?? .current()
         // The same reader as `crashreport`'s, so that both find the same directory.
-        if let dir = DeliveryConfiguration.stateDirectory(environment: environment) { return dir }
-        let base: String
-        if let systemd = environment["STATE_DIRECTORY"]?.split(separator: ":").first, !systemd.isEmpty {
-            base = String(systemd)
-        } else if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
-            base = xdg
-        } else {
-            let home = homeDirectory(environment: environment)
-            base = (home == "/" ? "" : home) + "/.local/state"
-        }
-        return base + "/" + safeName(appName)
+        return settings.stateDirectory ?? settings.platformStateBase + "/" + safeName(appName)
     }
 
     /// The pending reports of a state directory (every path below it: `StateLayout`).
@@ -33,8 +22,8 @@ public enum StateDirectory {
 
     /// `$HOME`, else the password database's entry for this user, else `/` (which the handler
     /// never shortens to `~`).
-    static func homeDirectory(environment: [String: String]) -> String {
-        ProcessEnvironment.homeDirectory(environment: environment) ?? "/"
+    static func homeDirectory(_ settings: EnvironmentSettings) -> String {
+        settings.homeDirectory ?? "/"
     }
 
     /// A name that is safe as one path component.

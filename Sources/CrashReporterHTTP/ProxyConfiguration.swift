@@ -20,17 +20,13 @@ struct ProxyConfiguration: Sendable, Hashable {
     var noProxy: [String]
 
     init(environment: [String: String]) {
-        func setting(_ names: String...) -> Setting? {
-            for name in names {
-                if let value = environment[name].map({ String($0.trimmingASCIIWhitespace()) }), !value.isEmpty {
-                    return Setting(variable: name, value: value)
-                }
-            }
-            return nil
+        let settings = EnvironmentSettings(environment)
+        func setting(_ lowercase: EnvironmentVariable, _ uppercase: EnvironmentVariable) -> Setting? {
+            settings.first(lowercase, uppercase).map { Setting(variable: $0.variable.name, value: $0.text) }
         }
-        http = setting("http_proxy", "HTTP_PROXY")
-        https = setting("https_proxy", "HTTPS_PROXY")
-        let list = environment["no_proxy"] ?? environment["NO_PROXY"] ?? ""
+        http = setting(.httpProxy, .httpProxyUppercase)
+        https = setting(.httpsProxy, .httpsProxyUppercase)
+        let list = settings.raw(.noProxy) ?? settings.raw(.noProxyUppercase) ?? ""
         noProxy = list.split(separator: ",").map { entry in
             var name = entry.trimmingASCIIWhitespace().lowercased()
             if name.hasPrefix("[") && name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }

@@ -1,3 +1,5 @@
+import CrashReporterSupport
+
 /// Where certificates are trusted from: OpenSSL's default CA file and directory, or the ones
 /// `SSL_CERT_FILE` and `SSL_CERT_DIR` name, read from the environment the client was given (the
 /// process's by default), exactly as OpenSSL's default verify paths would read them.
@@ -8,7 +10,8 @@ struct TrustStore: Sendable, Hashable {
     var caDirectory: String?
 
     init(environment: [String: String]) {
-        caFile = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        caDirectory = environment["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        let settings = EnvironmentSettings(environment)
+        caFile = settings.nonEmpty(.sslCertFile)
+        caDirectory = settings.nonEmpty(.sslCertDirectory)
     }
 }

@@ -4,7 +4,7 @@ import ServiceLifecycle
 /// The crash reporter's background delivery as a swift-service-lifecycle `Service`. In a
 /// `ServiceGroup` it delivers the pending reports in the background while the group runs, and on
 /// the group's graceful shutdown (SIGTERM, say) it stops the delivery worker after the report it
-/// is sending, waiting at most `stopTimeout` seconds; what was not sent stays pending for the
+/// is sending, waiting at most `stopTimeout`; what was not sent stays pending for the
 /// next launch.
 ///
 /// ```swift
@@ -18,10 +18,10 @@ import ServiceLifecycle
 /// before anything else runs. With `deliverAtStart: false` delivery waits for the group; with
 /// the default, the service takes over the worker `start` began.
 public struct CrashReporterService: Service {
-    /// How long a graceful shutdown waits for the delivery worker, in seconds.
-    public var stopTimeout: Double
+    /// How long a graceful shutdown waits for the delivery worker.
+    public var stopTimeout: Duration
 
-    public init(stopTimeout: Double = 5) {
+    public init(stopTimeout: Duration = .seconds(5)) {
         self.stopTimeout = stopTimeout
     }
 
@@ -34,8 +34,8 @@ public struct CrashReporterService: Service {
 
     /// Stops the worker without holding a thread of the cooperative pool while it finishes.
     private func stopDelivery() async {
-        let deadline = ContinuousClock.now + .milliseconds(Int(stopTimeout * 1000))
-        while !CrashReporter.stopDelivery(timeout: 0), ContinuousClock.now < deadline {
+        let deadline = ContinuousClock.now + stopTimeout
+        while !CrashReporter.stopDelivery(timeout: .zero), ContinuousClock.now < deadline {
             // Cancelled: the group is going down regardless; the worker's thread ends with the process.
             do { try await Task.sleep(for: .milliseconds(10)) } catch { return }
         }

@@ -1,4 +1,5 @@
 import CrashReportFormat
+import CrashReporterSupport
 
 /// Where the symbols of a stripped image are: the directories that hold debug files
 /// (`objcopy --only-keep-debug`), looked up the way gdb, elfutils and debuginfod do:
@@ -10,8 +11,6 @@ import CrashReportFormat
 /// image; one from another build is passed over with a note, as a binary from another build is.
 /// See docs/symbolication.md.
 public struct DebugDirectories: Sendable, Equatable {
-    /// The variable the tools and the service read: directories separated by `:`.
-    public static let variable = "CRASH_REPORTER_DEBUG_DIRS"
     /// Where the system's package manager puts debug files (Debian's `-dbgsym`, Fedora's `-debuginfo`).
     public static let system = "/usr/lib/debug"
 
@@ -31,7 +30,7 @@ public struct DebugDirectories: Sendable, Equatable {
 
     /// `given` (e.g. `--debug-dir` options) first, then the directories in `CRASH_REPORTER_DEBUG_DIRS`.
     public init(_ given: [String], environment: [String: String]) {
-        let listed = (environment[Self.variable] ?? "").split(separator: ":").map(String.init)
+        let listed = EnvironmentSettings(environment).list(.debugDirectories)
         self.init(given + listed)
     }
 

@@ -23,7 +23,7 @@ public struct InlineChains: Sendable, Equatable {
     /// The toolchain's `llvm-symbolizer` (beside `swift` on `PATH`), else the first on `PATH`;
     /// nil when there is none.
     public static func find(environment: [String: String]) -> InlineChains? {
-        let directories = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        let directories = EnvironmentSettings(environment).list(.path)
         let beside = directories.filter { access($0 + "/swift", X_OK) == 0 }
         for directory in beside + directories where access(directory + "/llvm-symbolizer", X_OK) == 0 {
             return InlineChains(executable: directory + "/llvm-symbolizer")

@@ -1,4 +1,5 @@
 import CrashReportFormat
+import CrashReporterSupport
 
 /// Turns a report's raw addresses into function names, source locations and inlined frames,
 /// using the binaries that are still on this machine.
@@ -142,8 +143,7 @@ public struct Symbolicator: Sendable {
     }
 
     public static func environmentHome() -> String? {
-        guard let value = getenv("HOME") else { return nil }
-        return String(cString: value)
+        EnvironmentSettings.current().raw(.home)
     }
 }
 

@@ -42,13 +42,14 @@ enum EndpointSetting {
     /// The endpoint `endpoint(base)` for the first base URL set (a blank value counts as none);
     /// an unusable one gives no endpoint and the reason, naming where it came from.
     static func resolve(
-        _ fromCode: String?, option: String, variable: String, environment: [String: String], default fallback: String?,
-        endpoint: (String) -> String
+        _ fromCode: String?, option: String, variable: EnvironmentVariable, environment: [String: String],
+        default fallback: String?, endpoint: (String) -> String
     ) -> (url: HTTPURL?, error: String?) {
         let code = Setting.text(fromCode)
-        let name = code != nil ? option : variable
+        let name = code != nil ? option : variable.name
         do throws(SettingError) {
-            guard let base = try Setting.httpURL(code ?? environment[variable] ?? fallback, name: name) else {
+            let given = code ?? EnvironmentSettings(environment).raw(variable) ?? fallback
+            guard let base = try Setting.httpURL(given, name: name) else {
                 return (nil, nil)
             }
             do throws(HTTPError) {
@@ -70,8 +71,8 @@ enum EndpointSetting {
     }
 
     /// The value set in code, else in the environment variable; nil when neither is (blank counts as none).
-    static func text(_ fromCode: String?, variable: String, environment: [String: String]) -> String? {
-        Setting.text(fromCode) ?? Setting.text(environment[variable])
+    static func text(_ fromCode: String?, variable: EnvironmentVariable, environment: [String: String]) -> String? {
+        EnvironmentSettings(environment).text(fromCode, or: variable)
     }
 }
 

@@ -20,16 +20,8 @@ public struct EventsAPIOptions: Sendable {
     public var build: String?
     /// `context.environment`: `debug` in debug builds, else `production`, unless given.
     public var environment: String?
-    /// Send when this many events are queued.
-    public var flushAt: Int
-    /// Send what is queued this often.
-    public var flushInterval: Duration
-    /// Keep at most this many events; past it the oldest are dropped.
-    public var maxQueued: Int
-    /// Events per request, 1 to 100.
-    public var maxBatchSize: Int
-    /// How long one request may take.
-    public var requestTimeout: Duration
+    /// When and how much is sent: the same options as the other providers'.
+    public var delivery: AnalyticsDeliveryOptions
 
     public init(
         baseURL: String? = nil,
@@ -37,22 +29,14 @@ public struct EventsAPIOptions: Sendable {
         appVersion: String? = nil,
         build: String? = nil,
         environment: String? = nil,
-        flushAt: Int = 20,
-        flushInterval: Duration = .seconds(30),
-        maxQueued: Int = 1_000,
-        maxBatchSize: Int = 100,
-        requestTimeout: Duration = .seconds(30)
+        delivery: AnalyticsDeliveryOptions = AnalyticsDeliveryOptions()
     ) {
         self.baseURL = baseURL
         self.writeKey = writeKey
         self.appVersion = appVersion
         self.build = build
         self.environment = environment
-        self.flushAt = flushAt
-        self.flushInterval = flushInterval
-        self.maxQueued = maxQueued
-        self.maxBatchSize = maxBatchSize
-        self.requestTimeout = requestTimeout
+        self.delivery = delivery
     }
 
     /// The `POST /v1/events` URL for a base URL: trailing slashes removed, then `/events` or
@@ -77,20 +61,16 @@ struct ResolvedEventsAPIOptions: Sendable {
 
     init(_ options: EventsAPIOptions, environment: [String: String]) {
         (endpoint, configurationError) = Self.endpoint(options.baseURL, environment: environment)
-        writeKey = options.writeKey ?? environment["EVENTS_WRITE_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-        settings = DeliverySettings(
-            flushAt: options.flushAt, flushInterval: options.flushInterval, maxQueued: options.maxQueued,
-            maxBatchSize: options.maxBatchSize, requestTimeout: options.requestTimeout)
+        let variables = EnvironmentSettings(environment)
+        writeKey = options.writeKey ?? variables.nonEmpty(.eventsWriteKey)
+        settings = options.delivery.settings
         #if DEBUG
             let defaultEnvironment = "debug"
         #else
             let defaultEnvironment = "production"
         #endif
         context = WireFormat.encodeContext([
-            (
-                "app_version",
-                options.appVersion ?? environment["CRASH_REPORTER_APP_VERSION"] ?? environment["SENTRY_RELEASE"]
-            ),
+            ("app_version", options.appVersion ?? variables.raw(.appVersion) ?? variables.raw(.sentryRelease)),
             ("build", options.build),
             ("os_version", LinuxContext.osVersion()),
             ("device_model", LinuxContext.machine()),
@@ -104,7 +84,7 @@ struct ResolvedEventsAPIOptions: Sendable {
     /// option or variable it came from.
     static func endpoint(_ baseURL: String?, environment: [String: String]) -> (HTTPURL?, String?) {
         EndpointSetting.resolve(
-            baseURL, option: "EventsAPIOptions.baseURL", variable: "EVENTS_API_URL", environment: environment,
+            baseURL, option: "EventsAPIOptions.baseURL", variable: .eventsAPIURL, environment: environment,
             default: nil, endpoint: EventsAPIOptions.eventsURL(base:))
     }
 }
@@ -146,7 +126,8 @@ enum LinuxContext {
     /// `language_REGION` from `LC_ALL`, `LC_MESSAGES` or `LANG` (`en_US.UTF-8` gives `en_US`);
     /// nil for `C` and `POSIX`.
     static func locale(environment: [String: String]) -> String? {
-        let raw = [environment["LC_ALL"], environment["LC_MESSAGES"], environment["LANG"]]
+        let settings = EnvironmentSettings(environment)
+        let raw = [settings.raw(.localeAll), settings.raw(.localeMessages), settings.raw(.language)]
             .compactMap { $0 }.first { !$0.isEmpty }
         guard var value = raw else { return nil }
         if let dot = value.firstIndex(of: ".") { value = String(value[..<dot]) }

@@ -77,9 +77,9 @@ struct PostHogWire: AnalyticsWire {
 
     init(_ options: PostHogOptions, environment: [String: String]) {
         (endpoint, configurationError) = EndpointSetting.resolve(
-            options.host, option: "PostHogOptions.host", variable: "POSTHOG_HOST", environment: environment,
+            options.host, option: "PostHogOptions.host", variable: .postHogHost, environment: environment,
             default: PostHogOptions.defaultHost, endpoint: PostHogOptions.batchURL(host:))
-        apiKey = EndpointSetting.text(options.apiKey, variable: "POSTHOG_API_KEY", environment: environment)
+        apiKey = EndpointSetting.text(options.apiKey, variable: .postHogAPIKey, environment: environment)
     }
 
     var backendName: String { "PostHog" }

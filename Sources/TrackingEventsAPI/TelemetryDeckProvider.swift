@@ -112,10 +112,10 @@ struct TelemetryDeckWire: AnalyticsWire {
 
     init(_ options: TelemetryDeckOptions, environment: [String: String]) {
         (endpoint, configurationError) = EndpointSetting.resolve(
-            options.baseURL, option: "TelemetryDeckOptions.baseURL", variable: "TELEMETRYDECK_URL",
+            options.baseURL, option: "TelemetryDeckOptions.baseURL", variable: .telemetryDeckURL,
             environment: environment, default: TelemetryDeckOptions.defaultURL,
             endpoint: TelemetryDeckOptions.signalsURL(base:))
-        appID = EndpointSetting.text(options.appID, variable: "TELEMETRYDECK_APP_ID", environment: environment)
+        appID = EndpointSetting.text(options.appID, variable: .telemetryDeckAppID, environment: environment)
         salt = options.salt
         #if DEBUG
             isTestMode = options.testMode ?? true

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrashReporterSupport
 import CrashSymbolication
 import Dispatch
 import Foundation
@@ -146,10 +147,11 @@ struct CrashCollector: ParsableCommand {
                     "--fail-next needs a count and a status in 100...599, not '\(failNext.joined(separator: " "))'")
             }
             configuration.failNext = plan
-        } else if let text = environment["CRASH_COLLECTOR_FAIL_NEXT"] {
+        } else if let text = EnvironmentSettings(environment).raw(.collectorFailNext) {
             let parts = text.split(separator: " ").map(String.init)
             guard parts.count == 2, let plan = FaultInjection.parse(count: parts[0], status: parts[1]) else {
-                throw ValidationError("CRASH_COLLECTOR_FAIL_NEXT must be \"N STATUS\", not '\(text)'")
+                let name = EnvironmentVariable.collectorFailNext.name
+                throw ValidationError("\(name) must be \"N STATUS\", not '\(text)'")
             }
             configuration.failNext = plan
         }

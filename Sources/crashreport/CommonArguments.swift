@@ -1,12 +1,14 @@
 import ArgumentParser
 import CrashReportFormat
+import CrashReporterSupport
 
 /// The report a subcommand reads: `[--dir DIR] ID|FILE` (`show`, `export`).
 struct ReportArguments: ParsableArguments {
     @Option(
         name: .customLong("dir"),
         help: ArgumentHelp(
-            "The state directory to look the id up in (default: CRASH_REPORTER_DIR).", valueName: "dir"))
+            "The state directory to look the id up in (default: \(EnvironmentVariable.stateDirectory.name)).",
+            valueName: "dir"))
     var directory: String?
 
     @Argument(
@@ -27,7 +29,9 @@ struct ReportArguments: ParsableArguments {
 
 /// A state directory as the last argument, `[DIR]` (`list`, `stats`, `upload`).
 struct StateDirectoryArgument: ParsableArguments {
-    @Argument(help: ArgumentHelp("The state directory (default: CRASH_REPORTER_DIR).", valueName: "dir"))
+    @Argument(
+        help: ArgumentHelp(
+            "The state directory (default: \(EnvironmentVariable.stateDirectory.name)).", valueName: "dir"))
     var directory: String?
 
     func validate() throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrashReportFormat
+import CrashReporterSupport
 import CrashSymbolication
 
 /// `--debug-dir DIR`, repeatable, for the commands that symbolicate (`show`, `export`, `list`,
@@ -10,7 +11,7 @@ struct DebugDirectoryArguments: ParsableArguments {
         name: .customLong("debug-dir"),
         help: ArgumentHelp(
             "A directory of debug files (DIR/.build-id/ab/cdef….debug or DIR/NAME.debug), checked by build id; "
-                + "repeatable (also: CRASH_REPORTER_DEBUG_DIRS).",
+                + "repeatable (also: \(EnvironmentVariable.debugDirectories.name)).",
             valueName: "dir"))
     var debugDirectories: [String] = []
 

@@ -6,48 +6,51 @@ import CrashSymbolication
 /// Where and how `upload` and `watch` deliver: `--url`/`--dsn` and the crash-loop cap and
 /// retention bounds, each standing in for its environment variable (docs/crash-loops.md).
 struct DeliveryArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Plain HTTP endpoint (default: CRASH_REPORTER_URL).", valueName: "url"))
+    @Option(
+        help: ArgumentHelp("Plain HTTP endpoint (default: \(EnvironmentVariable.uploadURL.name)).", valueName: "url"))
     var url: String?
 
-    @Option(help: ArgumentHelp("Sentry DSN (default: SENTRY_DSN).", valueName: "dsn"))
+    @Option(help: ArgumentHelp("Sentry DSN (default: \(EnvironmentVariable.sentryDSN.name)).", valueName: "dsn"))
     var dsn: String?
 
     @OptionGroup var debug: DebugDirectoryArguments
 
     @Option(
         help: ArgumentHelp(
-            "OpenTelemetry logs endpoint, used as is (default: OTEL_EXPORTER_OTLP_LOGS_ENDPOINT, else "
-                + "OTEL_EXPORTER_OTLP_ENDPOINT with /v1/logs).", valueName: "url"))
+            "OpenTelemetry logs endpoint, used as is (default: \(EnvironmentVariable.otlpLogsEndpoint.name), else "
+                + "\(EnvironmentVariable.otlpEndpoint.name) with /v1/logs).", valueName: "url"))
     var otlpEndpoint: String?
 
     @Option(
         help: ArgumentHelp(
-            "Full reports of one signature sent per window, 0 for no cap (default: CRASH_REPORTER_CAP_COUNT, else 5).",
+            "Full reports of one signature sent per window, 0 for no cap (default: "
+                + "\(EnvironmentVariable.capCount.name), else 5).",
             valueName: "n"))
     var capCount: Int?
 
     @Option(
         help: ArgumentHelp(
-            "The cap's window in seconds (default: CRASH_REPORTER_CAP_WINDOW_SECONDS, else 3600).",
+            "The cap's window in seconds (default: \(EnvironmentVariable.capWindowSeconds.name), else 3600).",
             valueName: "seconds"))
     var capWindow: Double?
 
     @Option(
         help: ArgumentHelp(
             "Unsent reports kept in pending/ and in withheld/ each, 0 for no bound (default: "
-                + "CRASH_REPORTER_MAX_PENDING_REPORTS, else 100).", valueName: "n"))
+                + "\(EnvironmentVariable.maxPendingReports.name), else 100).", valueName: "n"))
     var maxPendingReports: Int?
 
     @Option(
         help: ArgumentHelp(
-            "Their bytes in each folder, 0 for no bound (default: CRASH_REPORTER_MAX_PENDING_BYTES, else 52428800).",
+            "Their bytes in each folder, 0 for no bound (default: "
+                + "\(EnvironmentVariable.maxPendingBytes.name), else 52428800).",
             valueName: "bytes"))
     var maxPendingBytes: Int?
 
     @Option(
         help: ArgumentHelp(
             "Days delivered/, rejected/ and withheld/ keep a report, 0 for no bound (default: "
-                + "CRASH_REPORTER_KEEP_DAYS, else 30).", valueName: "days"))
+                + "\(EnvironmentVariable.keepDays.name), else 30).", valueName: "days"))
     var keepDays: Double?
 
     func validate() throws {
@@ -84,8 +87,8 @@ struct DeliveryArguments: ParsableArguments {
         let configuration = try configuration(environment: environment)
         guard
             let transport = configuration.makeTransport(
-                release: DeliveryConfiguration.release(environment: environment),
-                environment: DeliveryConfiguration.sentryEnvironment(environment: environment),
+                release: EnvironmentSettings(environment).text(.sentryRelease),
+                environment: EnvironmentSettings(environment).text(.sentryEnvironment),
                 diagnose: { message in
                     var error = StandardStream.error
                     error.write("warning: \(message)\n")
@@ -93,20 +96,16 @@ struct DeliveryArguments: ParsableArguments {
         else {
             throw ToolFailure(
                 description:
-                    "nowhere to upload: give --url URL, --dsn DSN or --otlp-endpoint URL (or set CRASH_REPORTER_URL, "
-                    + "SENTRY_DSN or OTEL_EXPORTER_OTLP_ENDPOINT)")
+                    "nowhere to upload: give --url URL, --dsn DSN or --otlp-endpoint URL (or set "
+                    + "\(EnvironmentVariable.uploadURL.name), \(EnvironmentVariable.sentryDSN.name) or "
+                    + "\(EnvironmentVariable.otlpEndpoint.name))")
         }
-        var deliverer = Deliverer(
-            store: ReportStore(stateDirectory: directory),
-            transport: transport,
-            policy: configuration.policy,
+        // The service's stored opt-out, and the operators' override, apply here too.
+        return configuration.deliverer(
+            store: ReportStore(stateDirectory: directory), transport: transport,
             symbolicate: { [symbolicator = debug.symbolicator(environment: environment)] in
                 symbolicator.symbolicate($0)
-            },
-            // The service's stored opt-out, and the operators' override, apply here too.
-            isAllowed: { CrashReportingChoice.isEnabled(stateDirectory: directory, environment: environment) })
-        deliverer.limits = configuration.limits
-        return deliverer
+            })
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import CrashReportDelivery
 import CrashReportFormat
 import CrashReportSentry
+import CrashReporterSupport
 import CrashSymbolication
 
 /// `crashreport export`: one report as JSON or as the Sentry envelope the Sentry transport
@@ -36,10 +37,9 @@ struct ExportCommand: ToolSubcommand {
         case .sentryEnvelope:
             let data = try SentryEnvelope.make(
                 report: report, symbols: debug.symbolication(of: report, environment: environment).symbols,
-                release: DeliveryConfiguration.release(environment: environment)
+                release: EnvironmentSettings(environment).text(.sentryRelease)
                     ?? (report.app.version.isEmpty ? nil : report.app.version),
-                environment: DeliveryConfiguration.sentryEnvironment(environment: environment)
-                    ?? report.app.environment,
+                environment: EnvironmentSettings(environment).text(.sentryEnvironment) ?? report.app.environment,
                 sdkName: SentryTransport.sdkName, sdkVersion: CrashReportVersion.current)
             output.write(String(decoding: data, as: UTF8.self))
         }

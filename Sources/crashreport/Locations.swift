@@ -10,8 +10,10 @@ enum Locations {
     static func stateDirectory(
         _ given: String?, environment: [String: String], mustExist: Bool = true
     ) throws(ToolFailure) -> String {
-        guard let path = given ?? DeliveryConfiguration.stateDirectory(environment: environment), !path.isEmpty else {
-            throw ToolFailure(description: "no state directory: give DIR (or --dir DIR) or set CRASH_REPORTER_DIR")
+        guard let path = given ?? EnvironmentSettings(environment).stateDirectory, !path.isEmpty else {
+            throw ToolFailure(
+                description:
+                    "no state directory: give DIR (or --dir DIR) or set \(EnvironmentVariable.stateDirectory.name)")
         }
         if !mustExist && !FileManager.default.fileExists(atPath: path) { return path }
         var isDirectory: ObjCBool = false

@@ -91,13 +91,4 @@ struct DeliveryConfigurationTests {
             !CrashReportingChoice.isEnabled(
                 stateDirectory: missing, environment: ["CRASH_REPORTER_DISABLED": "perhaps"]))
     }
-
-    @Test("the state directory, release and environment are trimmed text; blank is unset")
-    func text() {
-        #expect(
-            DeliveryConfiguration.stateDirectory(environment: ["CRASH_REPORTER_DIR": " /var/lib/x "]) == "/var/lib/x")
-        #expect(DeliveryConfiguration.stateDirectory(environment: ["CRASH_REPORTER_DIR": ""]) == nil)
-        #expect(DeliveryConfiguration.release(environment: ["SENTRY_RELEASE": "orders@1.4.2"]) == "orders@1.4.2")
-        #expect(DeliveryConfiguration.sentryEnvironment(environment: ["SENTRY_ENVIRONMENT": " "]) == nil)
-    }
 }

@@ -8,7 +8,7 @@ import Testing
 @Suite("OTLP settings")
 struct OTLPSettingsTests {
     func read(_ environment: [String: String], given: OTLPSettings.Given? = nil) throws -> OTLPSettings? {
-        try OTLPSettings.read(environment: environment, given: given)
+        try OTLPSettings.read(EnvironmentSettings(environment), given: given)
     }
 
     @Test("the base endpoint gets /v1/logs after one slash; the logs endpoint is used as is and wins")

@@ -21,11 +21,72 @@ struct EnvironmentTests {
 
     @Test("the home directory is an absolute $HOME, else the password database's")
     func homeDirectory() throws {
-        #expect(ProcessEnvironment.homeDirectory(environment: ["HOME": "/srv/home"]) == "/srv/home")
+        #expect(EnvironmentSettings(["HOME": "/srv/home"]).homeDirectory == "/srv/home")
         let entry = try #require(getpwuid(getuid()))
         let fromDatabase = String(cString: entry.pointee.pw_dir)
-        #expect(ProcessEnvironment.homeDirectory(environment: ["HOME": "relative"]) == fromDatabase)
-        #expect(ProcessEnvironment.homeDirectory(environment: [:]) == fromDatabase)
+        #expect(EnvironmentSettings(["HOME": "relative"]).homeDirectory == fromDatabase)
+        #expect(EnvironmentSettings([:]).homeDirectory == fromDatabase)
+    }
+
+    @Test("the state directory, release and environment are trimmed text; blank is unset")
+    func text() {
+        #expect(EnvironmentSettings(["CRASH_REPORTER_DIR": " /var/lib/x "]).stateDirectory == "/var/lib/x")
+        #expect(EnvironmentSettings(["CRASH_REPORTER_DIR": ""]).stateDirectory == nil)
+        #expect(EnvironmentSettings(["SENTRY_RELEASE": "orders@1.4.2"]).text(.sentryRelease) == "orders@1.4.2")
+        #expect(EnvironmentSettings(["SENTRY_ENVIRONMENT": " "]).text(.sentryEnvironment) == nil)
+    }
+
+    @Test("a value given in code stands in for its variable, checked by the same rule and blamed on its name")
+    func given() throws {
+        let settings = EnvironmentSettings(["CRASH_REPORTER_CAP_COUNT": "7", "CRASH_REPORTER_KEEP_DAYS": "2"])
+        #expect(try settings.count(GivenSetting(3, name: "Options.capCount"), or: .capCount) == 3)
+        #expect(try settings.count(GivenSetting(nil, name: "Options.capCount"), or: .capCount) == 7)
+        #expect(try settings.seconds(nil, or: .keepDays) == 2)
+        #expect {
+            try settings.count(GivenSetting(-1, name: "--cap-count"), or: .capCount)
+        } throws: { error in
+            "\(error)" == #"--cap-count must be 0 or more (got "-1")"#
+        }
+        #expect {
+            try EnvironmentSettings(["CRASH_REPORTER_KEEP_DAYS": "-1"]).seconds(nil, or: .keepDays)
+        } throws: { error in
+            "\(error)" == #"CRASH_REPORTER_KEEP_DAYS must be a number of seconds, zero or more (got "-1")"#
+        }
+        #expect(settings.text(" code ", or: .appName) == "code")
+        #expect(EnvironmentSettings(["CRASH_REPORTER_APP_NAME": "env"]).text(" ", or: .appName) == "env")
+        let protocols = EnvironmentSettings([
+            "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL": " ", "OTEL_EXPORTER_OTLP_PROTOCOL": "x",
+        ])
+        #expect(protocols.first(.otlpLogsProtocol, .otlpProtocol)?.variable == .otlpProtocol)
+    }
+
+    @Test("no module but the support module looks a variable up")
+    func oneReader() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let reader = sources.appendingPathComponent("CrashReporterSupport/Environment").path + "/"
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path))
+            .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 100)
+        var readers: [String] = []
+        for file in files {
+            let path = sources.appendingPathComponent(file).path
+            guard !path.hasPrefix(reader) else { continue }
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            for lookup in [#"environment\["#, #"\bgetenv\("#, #"\benviron\b"#]
+            where text.range(of: lookup, options: .regularExpression) != nil {
+                readers.append("\(file): \(lookup)")
+            }
+        }
+        #expect(readers == [], "read the variable through EnvironmentSettings")
+    }
+
+    @Test("the state directory's root: systemd's, else an absolute XDG_STATE_HOME, else ~/.local/state")
+    func platformStateBase() {
+        #expect(EnvironmentSettings(["STATE_DIRECTORY": "/var/lib/a:/var/lib/b"]).platformStateBase == "/var/lib/a")
+        #expect(EnvironmentSettings(["XDG_STATE_HOME": "/x", "HOME": "/h"]).platformStateBase == "/x")
+        #expect(EnvironmentSettings(["XDG_STATE_HOME": "x", "HOME": "/h"]).platformStateBase == "/h/.local/state")
+        #expect(EnvironmentSettings(["STATE_DIRECTORY": "", "HOME": "/h"]).platformStateBase == "/h/.local/state")
     }
 
     @Test("seconds: zero or more, finite; blank is unset")

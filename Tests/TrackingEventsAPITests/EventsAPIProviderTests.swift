@@ -20,8 +20,9 @@ struct EventsAPIProviderTests {
         return EventsAPIProvider(
             stateDirectory: dir.path,
             options: EventsAPIOptions(
-                baseURL: "http://collector.test/v1", writeKey: "aso_wk_test", flushAt: flushAt,
-                flushInterval: flushInterval, maxQueued: maxQueued),
+                baseURL: "http://collector.test/v1", writeKey: "aso_wk_test",
+                delivery: AnalyticsDeliveryOptions(flushAt: flushAt, flushInterval: flushInterval, maxQueued: maxQueued)
+            ),
             transport: wire, environment: [:], now: { clock.now })
     }
 
@@ -509,8 +510,8 @@ struct ConsentRaceTests {
         let provider = EventsAPIProvider(
             stateDirectory: dir.path,
             options: EventsAPIOptions(
-                baseURL: "http://collector.test", writeKey: "k", flushAt: 10_000,
-                flushInterval: .seconds(3600)),
+                baseURL: "http://collector.test", writeKey: "k",
+                delivery: AnalyticsDeliveryOptions(flushAt: 10_000, flushInterval: .seconds(3600))),
             transport: wire, environment: [:])
         let tracker = Tracker(stateDirectory: dir.path, providers: [provider], breadcrumbs: BreadcrumbRecorder())
         await withTaskGroup(of: Void.self) { group in
@@ -557,7 +558,9 @@ struct DefaultTransportTests {
         let dir = TempDirectory()
         let provider = EventsAPIProvider(
             stateDirectory: dir.path,
-            options: EventsAPIOptions(baseURL: "http://127.0.0.1:1", writeKey: "k", flushInterval: .seconds(3600)),
+            options: EventsAPIOptions(
+                baseURL: "http://127.0.0.1:1", writeKey: "k",
+                delivery: AnalyticsDeliveryOptions(flushInterval: .seconds(3600))),
             environment: [:])
         let tracker = Tracker(stateDirectory: dir.path, providers: [provider], breadcrumbs: BreadcrumbRecorder())
         try tracker.setAnalyticsConsent(granted: true)

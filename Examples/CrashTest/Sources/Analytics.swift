@@ -26,7 +26,9 @@ struct Analytics {
             providers.append(
                 EventsAPIProvider(
                     stateDirectory: stateDirectory,
-                    options: EventsAPIOptions(appVersion: crashTestVersion, build: "1", flushInterval: flushInterval),
+                    options: EventsAPIOptions(
+                        appVersion: crashTestVersion, build: "1",
+                        delivery: delivery),
                     environment: environment))
         }
         // The other backends: the same tracker, the same events; only the provider value differs.

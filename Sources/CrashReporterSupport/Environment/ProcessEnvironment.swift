@@ -30,10 +30,9 @@ package enum ProcessEnvironment {
         return String(name)
     }
 
-    /// `$HOME` when it is an absolute path, else the home directory of this user in the
-    /// password database (`getpwuid_r`); `nil` when neither says.
-    package static func homeDirectory(environment: [String: String]) -> String? {
-        if let home = environment["HOME"], home.hasPrefix("/") { return home }
+    /// The home directory of this user in the password database (`getpwuid_r`), when it is
+    /// an absolute path. `EnvironmentSettings.homeDirectory` asks `$HOME` first.
+    package static func passwordDatabaseHome() -> String? {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 4096)
