@@ -1,6 +1,6 @@
-// A thread's frames in the report (docs/report-schema.md, "A frame"): one writer for a frame,
-// which the synchronous frames and the async resume points share, and the `frames` members of a
-// thread, which the `crash` object and every entry of `threads` share.
+// A thread's frames in the report (docs/report-schema.md, "A frame" and "An async frame"): one
+// writer for a frame, which the synchronous frames and the async resume points share, and the
+// `frames` members of a thread, which the `crash` object and every entry of `threads` share.
 #include "internal.h"
 
 // Async-signal-safe: writer calls and scr_images_find. One frame: `ip`, `sp`, `trust` and
