@@ -97,7 +97,7 @@ typedef struct scr_task_info {
 } scr_task_info;
 
 // Room an unwind keeps for the async chain, reserved at install (per thread slot, and the
-// crashing thread's in report.c): the frame pointer and the async context register of the
+// crashing thread's in crashed_thread.c): the frame pointer and the async context register of the
 // first SCR_ASYNC_SCAN_FRAMES frames (two words each, recorded by the unwinder), and the
 // resume points found from them.
 typedef struct scr_async_room {
@@ -270,7 +270,63 @@ SCR_HIDDEN int scr_monitor_start(const scr_config *config);
 // Wakes the monitor thread (a byte down its pipe; nothing before it has started). Async-signal-safe.
 SCR_HIDDEN void scr_monitor_wake(void);
 
-// ---- the report (report.c, report_threads.c) --------------------------------------------
+// ---- the crashing thread (crashed_thread.c) ----------------------------------------------
+// What the crashing thread read of itself in the handler.
+typedef struct scr_crashed_thread {
+    pid_t tid;
+    char name[17]; // prctl(PR_GET_NAME), terminated
+    scr_registers registers;
+    scr_unwind_result unwind; // with its async chain
+} scr_crashed_thread;
+// Async-signal-safe: prctl, reads of the context, the unwinder and the async walk under the
+// guard. Fills the one crashing thread's record from the signal's context and returns it.
+SCR_HIDDEN const scr_crashed_thread *scr_crashed_thread_capture(const void *ucontext);
+SCR_HIDDEN size_t scr_crashed_thread_reserved_bytes(void); // async-signal-safe
+
+// ---- the Swift runtime's fatal-error message (fatal_message.c) ---------------------------
+#define SCR_FATAL_MESSAGE_MAX 4095 // bytes of it in the report
+// Not async-signal-safe (calls into the runtime once): finds the runtime's message slot. Install.
+SCR_HIDDEN void scr_fatal_message_prepare(void);
+// Async-signal-safe: an atomic load and a bounded copy, guarded. The message without trailing
+// newlines and spaces (`*len` bytes, not terminated), or NULL when there is none.
+SCR_HIDDEN const char *scr_fatal_message_read(size_t *len);
+SCR_HIDDEN size_t scr_fatal_message_reserved_bytes(void); // async-signal-safe
+
+// ---- what the report is built from (uuid.c, iso_time.c, os_release.c, proc_facts.c) --------
+#define SCR_UUID_TEXT_LEN 36 // "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx"
+// Async-signal-safe: getrandom(2) without blocking (time and thread id when it fails). A random
+// version 4 UUID, as text and a NUL.
+SCR_HIDDEN void scr_uuid_v4(char out[SCR_UUID_TEXT_LEN + 1]);
+#define SCR_ISO_TIME_LEN 24 // "2026-11-29T13:20:05.123Z"
+// Async-signal-safe: pure computation. Unix milliseconds as an ISO-8601 UTC date with
+// milliseconds, and a NUL; returns SCR_ISO_TIME_LEN.
+SCR_HIDDEN size_t scr_iso_time_format(uint64_t ms, char out[SCR_ISO_TIME_LEN + 1]);
+// Not async-signal-safe in practice (install): PRETTY_NAME of /etc/os-release, unquoted, into
+// `out`; `out` is left as it is when there is none.
+SCR_HIDDEN void scr_os_release_pretty_name(char *out, size_t cap);
+// Not async-signal-safe in practice (sysconf; install): when this process started, in
+// CLOCK_BOOTTIME milliseconds, from /proc/self/stat (now when it cannot be read); keeps the
+// clock ticks for scr_process_start_ticks.
+SCR_HIDDEN uint64_t scr_proc_start_boot_ms(void);
+
+// ---- the report's files in pending/ (report_files.c) -------------------------------------
+// Not async-signal-safe (install): keeps the paths and the spare descriptor. SCR_OK, or
+// SCR_ERR_PATH_TOO_LONG.
+SCR_HIDDEN int scr_report_files_prepare(const scr_config *config);
+SCR_HIDDEN size_t scr_report_files_reserved_bytes(void); // async-signal-safe
+// Async-signal-safe (fstat, close): frees the spare descriptor, when it is still ours.
+SCR_HIDDEN void scr_report_files_release_spare(void);
+// Async-signal-safe (open, mkdir): names report `id`'s files and opens `<id>.crash.tmp`, making
+// the state directory and pending/ again when they were removed. A descriptor, or -1.
+SCR_HIDDEN int scr_report_files_open(const char *id);
+// Async-signal-safe (unlink): removes the temporary file.
+SCR_HIDDEN void scr_report_files_discard(void);
+// Async-signal-safe (rename): the temporary file to `<id>.crash`; 0, or rename's errno.
+SCR_HIDDEN int scr_report_files_commit(void);
+// Async-signal-safe (rename): the temporary file to `<id>.crash.failed-<error>`.
+SCR_HIDDEN void scr_report_files_keep_failed(const char *id, int error);
+
+// ---- the report (report.c, report_threads.c, report_frames.c) ------------------------------
 // What a report is about: a crash (its signal and context), or a snapshot of a live process
 // (its reason, and for a hang the late heartbeat).
 typedef struct scr_report_request {
@@ -288,11 +344,14 @@ SCR_HIDDEN size_t scr_report_reserved_bytes(void);
 // Writes the whole report and renames it into place. Returns 0 on success, -1 when it could
 // not be written, -2 when another report was being written for longer than the wait allows.
 SCR_HIDDEN int scr_report_write(scr_report_request *request);
-// The `threads` array: the crashing thread (`crashed`, with its unwind) first when there is
-// one, then the captured slots by id.
-SCR_HIDDEN void scr_report_write_threads(scr_writer *w, pid_t crashed_tid, const char *crashed_name,
-                                         const scr_registers *crashed_registers,
-                                         const scr_unwind_result *crashed_unwind, pid_t main_tid);
+// Async-signal-safe: writer calls. The `threads` array: the crashing thread (NULL for none)
+// first, then the captured slots by id.
+SCR_HIDDEN void scr_report_write_threads(scr_writer *w, const scr_crashed_thread *crashed, pid_t main_tid);
+// Async-signal-safe: writer calls and scr_images_find. One frame object, with its `trust`
+// ("context", "cfi" or "async") (report_frames.c).
+SCR_HIDDEN void scr_report_write_frame(scr_writer *w, const scr_frame *frame, const char *trust);
+// Async-signal-safe: as scr_report_write_frame. A thread's `frames` and the members about them
+// (report_frames.c).
 SCR_HIDDEN void scr_report_write_frames(scr_writer *w, const scr_unwind_result *unwind);
 // `name`, or `[redacted]` when it could hold an address or a card number (report_threads.c).
 SCR_HIDDEN const char *scr_report_safe_thread_name(const char *name);

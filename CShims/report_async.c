@@ -24,25 +24,13 @@ static void write_task(scr_writer *w, const scr_task_info *task) {
     scr_json_object_end(w);
 }
 
-// Async-signal-safe: writer calls only.
+// Async-signal-safe: writer calls and scr_report_write_frame.
 void scr_report_write_async(scr_writer *w, const scr_unwind_result *unwind) {
     const scr_async_chain *chain = &unwind->async;
     if (chain->count > 0) {
         scr_json_key(w, "async_frames");
         scr_json_array_begin(w);
-        for (int i = 0; i < chain->count; i++) {
-            const scr_frame *frame = &chain->room->frames[i];
-            scr_json_object_begin(w);
-            scr_json_key(w, "ip");
-            scr_json_hex(w, frame->ip);
-            scr_json_key(w, "sp");
-            scr_json_hex(w, frame->sp);
-            scr_json_key(w, "trust");
-            scr_json_cstring(w, "async", 5);
-            scr_json_key(w, "image");
-            scr_json_i64(w, scr_images_find(frame->ip));
-            scr_json_object_end(w);
-        }
+        for (int i = 0; i < chain->count; i++) scr_report_write_frame(w, &chain->room->frames[i], "async");
         scr_json_array_end(w);
         scr_json_key(w, "async_frames_at");
         scr_json_u64(w, (uint64_t)chain->at);

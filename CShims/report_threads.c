@@ -1,42 +1,7 @@
 // The report's threads: the `threads` array, the crashing thread first (when the report is a
-// crash), then every thread captured by threads.c, by id; and one thread's frames, which the
-// `crash` object uses too. A thread that did not answer has no registers and no frames, and
-// its `unwind_error` says why.
+// crash), then every thread captured by threads.c, by id (their frames: report_frames.c). A
+// thread that did not answer has no registers and no frames, and its `unwind_error` says why.
 #include "internal.h"
-
-// Async-signal-safe: writer calls only. `frames`, `frames_truncated`, `frames_omitted`,
-// `frames_omitted_at` and `unwind_error` of one thread.
-void scr_report_write_frames(scr_writer *w, const scr_unwind_result *unwind) {
-    scr_json_key(w, "frames");
-    scr_json_array_begin(w);
-    for (int i = 0; i < unwind->count; i++) {
-        const scr_frame *frame = &unwind->frames[i];
-        scr_json_object_begin(w);
-        scr_json_key(w, "ip");
-        scr_json_hex(w, frame->ip);
-        scr_json_key(w, "sp");
-        scr_json_hex(w, frame->sp);
-        scr_json_key(w, "trust");
-        scr_json_cstring(w, i == 0 ? "context" : "cfi", 7);
-        scr_json_key(w, "image");
-        scr_json_i64(w, scr_images_find(frame->ip));
-        scr_json_object_end(w);
-    }
-    scr_json_array_end(w);
-    scr_json_key(w, "frames_truncated");
-    scr_json_bool(w, unwind->truncated);
-    scr_json_key(w, "frames_omitted");
-    scr_json_u64(w, (uint64_t)unwind->omitted);
-    scr_json_key(w, "frames_omitted_at");
-    scr_json_u64(w, (uint64_t)(unwind->omitted > 0 ? unwind->omitted_at : unwind->count));
-    scr_json_key(w, "unwind_error");
-    if (unwind->error != NULL) {
-        scr_json_cstring(w, unwind->error, 31);
-    } else {
-        scr_json_null(w);
-    }
-}
-
 
 // Async-signal-safe: pure computation. A thread's name is set by code, but a service could put
 // anything in its 15 bytes: one that could hold an e-mail address (an `@`), an IPv4 address
@@ -66,36 +31,32 @@ static void write_head(scr_writer *w, pid_t tid, const char *name, bool crashed,
     scr_json_bool(w, tid == main_tid);
 }
 
-// Async-signal-safe: writer calls only. A thread that did not answer.
+// Async-signal-safe: writer calls only. A thread that answered: its registers, frames and async
+// members.
+static void write_captured(scr_writer *w, const scr_registers *registers, const scr_unwind_result *unwind) {
+    scr_json_key(w, "registers");
+    scr_registers_write_saved(w, registers);
+    scr_report_write_frames(w, unwind);
+    scr_report_write_async(w, unwind);
+}
+
+// Async-signal-safe: writer calls only. A thread that did not answer: no registers, no frames,
+// and why in `unwind_error`.
 static void write_silent(scr_writer *w, const scr_thread_slot *slot) {
     scr_json_key(w, "registers");
     scr_json_null(w);
-    scr_json_key(w, "frames");
-    scr_json_array_begin(w);
-    scr_json_array_end(w);
-    scr_json_key(w, "frames_truncated");
-    scr_json_bool(w, false);
-    scr_json_key(w, "frames_omitted");
-    scr_json_u64(w, 0);
-    scr_json_key(w, "frames_omitted_at");
-    scr_json_u64(w, 0);
-    scr_json_key(w, "unwind_error");
-    scr_json_cstring(w, slot->error != NULL ? slot->error : "no_answer", 31);
+    scr_unwind_result none = {.error = slot->error != NULL ? slot->error : "no_answer"};
+    scr_report_write_frames(w, &none);
 }
 
 // Async-signal-safe: writer calls and reads of slots that no thread writes any more (DONE or
 // ABANDONED).
-void scr_report_write_threads(scr_writer *w, pid_t crashed_tid, const char *crashed_name,
-                              const scr_registers *crashed_registers, const scr_unwind_result *crashed_unwind,
-                              pid_t main_tid) {
+void scr_report_write_threads(scr_writer *w, const scr_crashed_thread *crashed, pid_t main_tid) {
     scr_json_array_begin(w);
-    if (crashed_tid != 0) {
+    if (crashed != NULL) {
         scr_json_object_begin(w);
-        write_head(w, crashed_tid, crashed_name, true, main_tid);
-        scr_json_key(w, "registers");
-        scr_registers_write_saved(w, crashed_registers);
-        scr_report_write_frames(w, crashed_unwind);
-        scr_report_write_async(w, crashed_unwind);
+        write_head(w, crashed->tid, crashed->name, true, main_tid);
+        write_captured(w, &crashed->registers, &crashed->unwind);
         scr_json_object_end(w);
     }
     int count = scr_threads_count();
@@ -105,10 +66,7 @@ void scr_report_write_threads(scr_writer *w, pid_t crashed_tid, const char *cras
         scr_json_object_begin(w);
         write_head(w, atomic_load(&slot->tid), slot->name, false, main_tid);
         if (state == SCR_SLOT_DONE) {
-            scr_json_key(w, "registers");
-            scr_registers_write_saved(w, &slot->registers);
-            scr_report_write_frames(w, &slot->unwind);
-            scr_report_write_async(w, &slot->unwind);
+            write_captured(w, &slot->registers, &slot->unwind);
         } else {
             write_silent(w, slot);
         }

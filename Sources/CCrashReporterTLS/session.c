@@ -125,33 +125,38 @@ static scr_tls_session *setup_failed(scr_tls_session *session, const char *what,
     return NULL;
 }
 
+/// Loads one place of the trust store: `given` (the caller's), else `fallback` (OpenSSL's
+/// default), as a file or a directory. A default that cannot be loaded is not an error; a place
+/// the caller named is ("`what` `given`: OpenSSL's reason"). Not async-signal-safe: it reads files.
+static int load_trust_place(scr_tls_session *session, const char *given, const char *fallback, int is_dir,
+                            const char *what, char *error, size_t capacity) {
+    const char *place = given != NULL ? given : fallback;
+    if (place == NULL) return 0;
+    const char *file = is_dir ? NULL : place;
+    const char *dir = is_dir ? place : NULL;
+    if (scr_tls_fn.SSL_CTX_load_verify_locations(session->ctx, file, dir) == 1) return 0;
+    if (given == NULL) {
+        scr_tls_fn.ERR_clear_error();
+        return 0;
+    }
+    char detail[256];
+    take_queue_text(detail, sizeof detail);
+    set_text(error, capacity, "%s %s: %s", what, given, detail);
+    return -1;
+}
+
 /// Loads the trust store the way OpenSSL's default verify paths do, with the caller's file and
 /// directory in place of the defaults when given. A missing default file is not an error (the
 /// directory may hold the certificates); a file the caller named that cannot be read is. Not
 /// async-signal-safe: it reads files.
 static int load_trust(scr_tls_session *session, const char *ca_file, const char *ca_dir, char *error,
                       size_t capacity) {
-    const char *file = ca_file != NULL ? ca_file : scr_tls_fn.X509_get_default_cert_file();
-    if (file != NULL && scr_tls_fn.SSL_CTX_load_verify_locations(session->ctx, file, NULL) != 1) {
-        if (ca_file != NULL) {
-            char detail[256];
-            take_queue_text(detail, sizeof detail);
-            set_text(error, capacity, "cannot load the CA certificates in %s: %s", ca_file, detail);
-            return -1;
-        }
-        scr_tls_fn.ERR_clear_error();
+    if (load_trust_place(session, ca_file, scr_tls_fn.X509_get_default_cert_file(), 0,
+                         "cannot load the CA certificates in", error, capacity) != 0) {
+        return -1;
     }
-    const char *dir = ca_dir != NULL ? ca_dir : scr_tls_fn.X509_get_default_cert_dir();
-    if (dir != NULL && scr_tls_fn.SSL_CTX_load_verify_locations(session->ctx, NULL, dir) != 1) {
-        if (ca_dir != NULL) {
-            char detail[256];
-            take_queue_text(detail, sizeof detail);
-            set_text(error, capacity, "cannot use the CA directory %s: %s", ca_dir, detail);
-            return -1;
-        }
-        scr_tls_fn.ERR_clear_error();
-    }
-    return 0;
+    return load_trust_place(session, ca_dir, scr_tls_fn.X509_get_default_cert_dir(), 1, "cannot use the CA directory",
+                            error, capacity);
 }
 
 /// Whether `host` is a literal IPv4 or IPv6 address (no brackets). Not async-signal-safe in

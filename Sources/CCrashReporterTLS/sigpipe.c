@@ -24,14 +24,21 @@ static void sigpipe_set(sigset_t *set) {
     sigaddset(set, SIGPIPE);
 }
 
+/// Whether a SIGPIPE is pending for this thread (or the process). Async-signal-safe, though it
+/// serves OpenSSL calls only.
+static int sigpipe_pending(void) {
+    sigset_t pending;
+    sigemptyset(&pending);
+    sigpending(&pending);
+    return sigismember(&pending, SIGPIPE) == 1;
+}
+
 /// Blocks SIGPIPE on this thread, noting whether one was already pending. Only syscalls, but it
 /// exists for OpenSSL calls, which are not async-signal-safe.
 void scr_tls_sigpipe_hold(scr_tls_sigpipe_guard *guard) {
-    sigset_t pending, pipe_only;
+    sigset_t pipe_only;
     sigpipe_set(&pipe_only);
-    sigemptyset(&pending);
-    sigpending(&pending);
-    guard->was_pending = sigismember(&pending, SIGPIPE) == 1;
+    guard->was_pending = sigpipe_pending();
     pthread_sigmask(SIG_BLOCK, &pipe_only, &guard->previous_mask);
 }
 
@@ -39,15 +46,11 @@ void scr_tls_sigpipe_hold(scr_tls_sigpipe_guard *guard) {
 /// but it exists for OpenSSL calls, which are not async-signal-safe.
 void scr_tls_sigpipe_release(scr_tls_sigpipe_guard *guard) {
     int saved_errno = errno;
-    if (!guard->was_pending) {
-        sigset_t pending, pipe_only;
+    if (!guard->was_pending && sigpipe_pending()) {
+        sigset_t pipe_only;
         sigpipe_set(&pipe_only);
-        sigemptyset(&pending);
-        sigpending(&pending);
-        if (sigismember(&pending, SIGPIPE) == 1) {
-            struct timespec now = {0, 0};
-            while (sigtimedwait(&pipe_only, NULL, &now) == -1 && errno == EINTR) {
-            }
+        struct timespec now = {0, 0};
+        while (sigtimedwait(&pipe_only, NULL, &now) == -1 && errno == EINTR) {
         }
     }
     pthread_sigmask(SIG_SETMASK, &guard->previous_mask, NULL);

@@ -1,6 +1,6 @@
 /// A day of the proleptic Gregorian calendar, converted to and from days since 1970-01-01
 /// with the era-based method (400-year eras of 146,097 days): pure integer arithmetic, valid
-/// for every year, and the same conversion the crash handler's C writer uses (CShims/report.c).
+/// for every year, and the same conversion the crash handler's C writer uses (CShims/iso_time.c).
 package struct CivilDate: Sendable, Hashable {
     package var year: Int
     /// 1–12.
