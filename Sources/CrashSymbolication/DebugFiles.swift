@@ -8,6 +8,8 @@ import CrashReportFormat
 ///
 /// A candidate is used only when its own `NT_GNU_BUILD_ID` equals the report's build id for the
 /// image; one from another build is passed over with a note, as a binary from another build is.
+/// So is one whose DWARF the Swift runtime's reader would trap on (``RuntimeDWARFCheck``), so
+/// that the service's worker can look up every image's debug file, the C library's included.
 /// See docs/symbolication.md.
 public struct DebugDirectories: Sendable, Equatable {
     /// The variable the tools and the service read: directories separated by `:`.
@@ -17,16 +19,11 @@ public struct DebugDirectories: Sendable, Equatable {
 
     /// The directories, in the order they are searched.
     public var paths: [String]
-    /// Only the main executable's debug file is looked for. The service's worker sets it: the
-    /// runtime's DWARF reader traps on some debug files that other compilers make (Debian's
-    /// `libc6-dbg`, GCC's DWARF 5), and a trap there would end the service (docs/decisions.md).
-    public var mainExecutableOnly: Bool
 
-    public init(_ paths: [String] = [], mainExecutableOnly: Bool = false) {
+    public init(_ paths: [String] = []) {
         var unique: [String] = []
         for path in paths where !path.isEmpty && !unique.contains(path) { unique.append(path) }
         self.paths = unique
-        self.mainExecutableOnly = mainExecutableOnly
     }
 
     /// `given` (e.g. `--debug-dir` options) first, then the directories in `CRASH_REPORTER_DEBUG_DIRS`.
@@ -64,11 +61,15 @@ public struct DebugDirectories: Sendable, Equatable {
     func lookUp(_ image: CrashReport.Image) -> Lookup {
         var lookup = Lookup()
         let wanted = image.buildID.lowercased()
-        guard !wanted.isEmpty, image.main || !mainExecutableOnly else { return lookup }
+        guard !wanted.isEmpty else { return lookup }
         for path in candidates(for: image) {
             do {
                 let file = try ELFImageFile.inspect(path: path)
                 if file.buildID == wanted {
+                    if let problem = RuntimeDWARFCheck.problem(path: path, identity: file.identity) {
+                        lookup.notes.append("\(path): \(problem); ignored")
+                        continue
+                    }
                     lookup.found = (path, file)
                     return lookup
                 }
