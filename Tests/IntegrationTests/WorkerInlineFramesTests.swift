@@ -36,7 +36,15 @@ struct WorkerInlineFramesTests {
         #expect(fingerprint.last == expected.reason, "\(fingerprint)")
         let frames = try #require((exception.first?["stacktrace"] as? [String: Any])?["frames"] as? [[String: Any]])
         let functions = frames.compactMap { $0["function"] as? String }
-        #expect(functions.last == "Swift runtime failure: \(expected.reason)", "innermost last: \(functions)")
         #expect(functions.contains(expected.function), "\(functions)")
+        // The levels between the app's function and the trap, which the runtime leaves out, as
+        // frames of their own (the failure itself is the exception's value, not a frame).
+        if expected.kind == "index-out-of-range" {
+            #expect(
+                functions.suffix(3) == [
+                    expected.function, "specialized Array.subscript.getter",
+                    "specialized Array._checkSubscript(_:wasNativeTypeChecked:)",
+                ], "innermost last: \(functions)")
+        }
     }
 }
