@@ -4,7 +4,9 @@ import CrashReportFormat
 /// (`objcopy --only-keep-debug`), looked up the way gdb, elfutils and debuginfod do:
 ///
 /// 1. `DIR/.build-id/ab/cdef….debug`: the first byte of the build id in hex, then the rest;
-/// 2. `DIR/NAME.debug`: the image's file name with `.debug` added.
+/// 2. `DIR/NAME.debug`: the image's file name with `.debug` added;
+/// 3. `DIR/LINK`: the name in the binary's `.gnu_debuglink`, when the binary is on this machine
+///    and names another file; such a candidate must also have the CRC-32 the link gives.
 ///
 /// A candidate is used only when its own `NT_GNU_BUILD_ID` equals the report's build id for the
 /// image; one from another build is passed over with a note, as a binary from another build is.
@@ -32,8 +34,9 @@ public struct DebugDirectories: Sendable, Equatable {
         self.init(given + listed)
     }
 
-    /// The candidate files for `image`, in the order they are tried.
-    public func candidates(for image: CrashReport.Image) -> [String] {
+    /// The candidate files for `image`, in the order they are tried; `link` is the name in the
+    /// binary's `.gnu_debuglink`.
+    public func candidates(for image: CrashReport.Image, link: String? = nil) -> [String] {
         let buildID = image.buildID.lowercased()
         let name = image.name
         return paths.flatMap { directory -> [String] in
@@ -45,6 +48,7 @@ public struct DebugDirectories: Sendable, Equatable {
             if !name.isEmpty, !name.contains("/"), name != "." && name != ".." {
                 files.append("\(base)/\(name).debug")
             }
+            if let link, link != "\(name).debug" { files.append("\(base)/\(link)") }
             return files
         }
     }
@@ -57,15 +61,26 @@ public struct DebugDirectories: Sendable, Equatable {
         var notes: [String] = []
     }
 
-    /// The first candidate for `image` whose build id is the report's.
-    func lookUp(_ image: CrashReport.Image) -> Lookup {
+    /// The first candidate for `image` whose build id is the report's; `binary` is the image's
+    /// file on this machine, when it is the report's build (its `.gnu_debuglink` is read).
+    func lookUp(_ image: CrashReport.Image, binary: String? = nil) -> Lookup {
         var lookup = Lookup()
         let wanted = image.buildID.lowercased()
         guard !wanted.isEmpty else { return lookup }
-        for path in candidates(for: image) {
+        let link = binary.flatMap { DebugLink.of(binaryAt: $0) }
+        for path in candidates(for: image, link: link?.name) {
             do {
                 let file = try ELFImageFile.inspect(path: path)
                 if file.buildID == wanted {
+                    if let link, path.hasSuffix("/" + link.name), !path.hasSuffix("/\(image.name).debug"),
+                        let crc = DebugLink.crc32(ofFileAt: path), crc != link.crc
+                    {
+                        let expected = String(link.crc, radix: 16)
+                        lookup.notes.append(
+                            "\(path): CRC-32 \(String(crc, radix: 16)), not \(expected) as the binary's .gnu_debuglink says; ignored"
+                        )
+                        continue
+                    }
                     if let problem = RuntimeDWARFCheck.problem(path: path, identity: file.identity) {
                         lookup.notes.append("\(path): \(problem); ignored")
                         continue
