@@ -234,6 +234,7 @@ if Context.environment["CRASH_REPORTER_FUZZ"] == "1" {
         ("FuzzHTTPRequest", ["CrashCollectorParsers"]),
         ("FuzzSentryEnvelope", ["CrashCollectorParsers", "CrashReporterSupport"]),
         ("FuzzEventsBatch", ["CrashCollectorParsers", "CrashReporterSupport"]),
+        ("FuzzOTLPLogs", ["CrashCollectorParsers", "CrashReporterSupport"]),
         ("FuzzSentryDSN", ["CrashReportSentry"]),
         ("FuzzRetryHeaders", ["CrashReportSentry", "CrashReporterSupport"]),
         ("FuzzScrubber", ["Tracking"]),

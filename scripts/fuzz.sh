@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
 
-targets=(FuzzReportReader FuzzHTTPRequest FuzzSentryEnvelope FuzzEventsBatch FuzzSentryDSN FuzzRetryHeaders FuzzScrubber
+targets=(FuzzReportReader FuzzHTTPRequest FuzzSentryEnvelope FuzzEventsBatch FuzzOTLPLogs FuzzSentryDSN FuzzRetryHeaders FuzzScrubber
     FuzzJSONWriter)
 which="${1:-all}"
 seconds="${2:-30}"

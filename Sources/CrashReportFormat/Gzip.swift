@@ -53,6 +53,17 @@ public enum Gzip {
         }.get()
     }
 
+    /// Inflates one zlib stream (RFC 1950: the `SHF_COMPRESSED` sections of ELF files), with
+    /// the same `limit` as ``decompress(_:limit:)``.
+    public static func decompressZlib(
+        _ data: some Collection<UInt8>, limit: Int = defaultOutputLimit
+    ) throws(GzipError) -> [UInt8] {
+        try withBytes(data) { input in
+            if input.isEmpty { return .failure(.empty) }
+            return inflate(input, limit: max(0, limit))
+        }.get()
+    }
+
     /// Deflates `data` into one gzip member. Throws ``GzipError/tooLarge(limit:)`` if the
     /// compressed output would pass `limit` bytes.
     public static func compress(

@@ -13,11 +13,13 @@ enum Transports {
     }
 
     /// Symbols for the transports that want them, from the binaries still on this machine, or
-    /// the service's own debug file in `CRASH_REPORTER_DEBUG_DIRS` or the system's `/usr/lib/debug`.
+    /// each image's debug file in `CRASH_REPORTER_DEBUG_DIRS` or the system's `/usr/lib/debug`,
+    /// with every inlined call the debug information has (read in Swift: no toolchain here).
     static func symbolicator(environment: [String: String]) -> @Sendable (CrashReport) -> ReportSymbols {
         let listed = DebugDirectories([], environment: environment).paths
         let symbolicator = Symbolicator(
-            debugDirectories: DebugDirectories(listed + [DebugDirectories.system], mainExecutableOnly: true))
+            debugDirectories: DebugDirectories(listed + [DebugDirectories.system]),
+            inlineChains: .debugInformation)
         return { report in symbolicator.symbolicate(report) }
     }
 }

@@ -5,10 +5,14 @@ import CrashReporterSupport
 /// (`objcopy --only-keep-debug`), looked up the way gdb, elfutils and debuginfod do:
 ///
 /// 1. `DIR/.build-id/ab/cdef….debug`: the first byte of the build id in hex, then the rest;
-/// 2. `DIR/NAME.debug`: the image's file name with `.debug` added.
+/// 2. `DIR/NAME.debug`: the image's file name with `.debug` added;
+/// 3. `DIR/LINK`: the name in the binary's `.gnu_debuglink`, when the binary is on this machine
+///    and names another file; such a candidate must also have the CRC-32 the link gives.
 ///
 /// A candidate is used only when its own `NT_GNU_BUILD_ID` equals the report's build id for the
 /// image; one from another build is passed over with a note, as a binary from another build is.
+/// So is one whose DWARF the Swift runtime's reader would trap on (``RuntimeDWARFCheck``), so
+/// that the service's worker can look up every image's debug file, the C library's included.
 /// See docs/symbolication.md.
 public struct DebugDirectories: Sendable, Equatable {
     /// Where the system's package manager puts debug files (Debian's `-dbgsym`, Fedora's `-debuginfo`).
@@ -16,16 +20,11 @@ public struct DebugDirectories: Sendable, Equatable {
 
     /// The directories, in the order they are searched.
     public var paths: [String]
-    /// Only the main executable's debug file is looked for. The service's worker sets it: the
-    /// runtime's DWARF reader traps on some debug files that other compilers make (Debian's
-    /// `libc6-dbg`, GCC's DWARF 5), and a trap there would end the service (docs/decisions.md).
-    public var mainExecutableOnly: Bool
 
-    public init(_ paths: [String] = [], mainExecutableOnly: Bool = false) {
+    public init(_ paths: [String] = []) {
         var unique: [String] = []
         for path in paths where !path.isEmpty && !unique.contains(path) { unique.append(path) }
         self.paths = unique
-        self.mainExecutableOnly = mainExecutableOnly
     }
 
     /// `given` (e.g. `--debug-dir` options) first, then the directories in `CRASH_REPORTER_DEBUG_DIRS`.
@@ -34,8 +33,9 @@ public struct DebugDirectories: Sendable, Equatable {
         self.init(given + listed)
     }
 
-    /// The candidate files for `image`, in the order they are tried.
-    public func candidates(for image: CrashReport.Image) -> [String] {
+    /// The candidate files for `image`, in the order they are tried; `link` is the name in the
+    /// binary's `.gnu_debuglink`.
+    public func candidates(for image: CrashReport.Image, link: String? = nil) -> [String] {
         let buildID = image.buildID.lowercased()
         let name = image.name
         return paths.flatMap { directory -> [String] in
@@ -47,6 +47,7 @@ public struct DebugDirectories: Sendable, Equatable {
             if !name.isEmpty, !name.contains("/"), name != "." && name != ".." {
                 files.append("\(base)/\(name).debug")
             }
+            if let link, link != "\(name).debug" { files.append("\(base)/\(link)") }
             return files
         }
     }
@@ -59,15 +60,30 @@ public struct DebugDirectories: Sendable, Equatable {
         var notes: [String] = []
     }
 
-    /// The first candidate for `image` whose build id is the report's.
-    func lookUp(_ image: CrashReport.Image) -> Lookup {
+    /// The first candidate for `image` whose build id is the report's; `binary` is the image's
+    /// file on this machine, when it is the report's build (its `.gnu_debuglink` is read).
+    func lookUp(_ image: CrashReport.Image, binary: String? = nil) -> Lookup {
         var lookup = Lookup()
         let wanted = image.buildID.lowercased()
-        guard !wanted.isEmpty, image.main || !mainExecutableOnly else { return lookup }
-        for path in candidates(for: image) {
+        guard !wanted.isEmpty else { return lookup }
+        let link = binary.flatMap { DebugLink.of(binaryAt: $0) }
+        for path in candidates(for: image, link: link?.name) {
             do {
                 let file = try ELFImageFile.inspect(path: path)
                 if file.buildID == wanted {
+                    if let link, path.hasSuffix("/" + link.name), !path.hasSuffix("/\(image.name).debug"),
+                        let crc = DebugLink.crc32(ofFileAt: path), crc != link.crc
+                    {
+                        let expected = String(link.crc, radix: 16)
+                        lookup.notes.append(
+                            "\(path): CRC-32 \(String(crc, radix: 16)), not \(expected) as the binary's .gnu_debuglink says; ignored"
+                        )
+                        continue
+                    }
+                    if let problem = RuntimeDWARFCheck.problem(path: path, identity: file.identity) {
+                        lookup.notes.append("\(path): \(problem); ignored")
+                        continue
+                    }
                     lookup.found = (path, file)
                     return lookup
                 }

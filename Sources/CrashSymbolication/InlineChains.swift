@@ -5,20 +5,41 @@ import CrashReporterSupport
     import Glibc
 #endif
 
-/// The inlined calls at an address as `llvm-symbolizer` reads them from DWARF, for the levels
-/// the runtime's symbolicator leaves out: where two inlined calls begin at the same address (an
-/// `Array.subscript.getter` with its `_checkSubscript` and the `Swift runtime failure: Index out
-/// of range` trap inside it), the runtime keeps the outermost only (docs/decisions.md).
+/// The inlined calls at an address, for the levels the runtime's symbolicator leaves out: where
+/// inlined calls begin at the same address (an `Array.subscript.getter` with its
+/// `_checkSubscript` and the `Swift runtime failure: Index out of range` trap inside it), the
+/// runtime keeps the outermost only (docs/decisions.md).
 ///
-/// Used by the tools (`crashreport`, `crash-collector`) where a toolchain's `llvm-symbolizer`
-/// is on the machine; never by the service's worker, which runs where no toolchain is.
+/// Read either from the file's own DWARF, in Swift (``debugInformation``: what the service's
+/// worker uses, where no toolchain is), or by the toolchain's `llvm-symbolizer` where one is on
+/// the machine (the tools, `crashreport` and `crash-collector`, prefer it and fall back to the
+/// DWARF reader).
 public struct InlineChains: Sendable, Equatable {
-    /// The `llvm-symbolizer` executable.
-    public var executable: String
+    public enum Source: Sendable, Equatable {
+        /// `llvm-symbolizer` at this path.
+        case symbolizer(executable: String)
+        /// The image's (or its debug file's) `DW_TAG_inlined_subroutine` entries (``DWARFInfo``).
+        case debugInformation
+    }
+
+    public var source: Source
+
+    /// The `llvm-symbolizer` executable, for ``Source/symbolizer(executable:)``.
+    public var executable: String? {
+        if case .symbolizer(let executable) = source { return executable }
+        return nil
+    }
 
     public init(executable: String) {
-        self.executable = executable
+        self.source = .symbolizer(executable: executable)
     }
+
+    public init(source: Source) {
+        self.source = source
+    }
+
+    /// Chains from the debug information itself: no external tool.
+    public static let debugInformation = InlineChains(source: .debugInformation)
 
     /// The toolchain's `llvm-symbolizer` (beside `swift` on `PATH`), else the first on `PATH`;
     /// nil when there is none.
@@ -40,9 +61,11 @@ public struct InlineChains: Sendable, Equatable {
     }
 
     /// The chains at `offsets` (ELF virtual addresses) of `file`; empty when the symbolizer
-    /// cannot be run or says nothing.
+    /// cannot be run or says nothing, or the file's DWARF cannot be read.
     func chains(file: String, offsets: [UInt64]) -> [UInt64: [Level]] {
-        guard !offsets.isEmpty, let output = run(file: file, offsets: offsets),
+        guard !offsets.isEmpty else { return [:] }
+        guard let executable else { return (try? DWARFInfo(path: file))?.chains(at: offsets) ?? [:] }
+        guard let output = run(executable, file: file, offsets: offsets),
             let answers = try? JSON.parse(output).arrayValue
         else { return [:] }
         var chains: [UInt64: [Level]] = [:]
@@ -61,7 +84,7 @@ public struct InlineChains: Sendable, Equatable {
 
     /// `llvm-symbolizer --obj=FILE --inlining --functions=linkage --output-style=JSON OFFSETS…`'s
     /// standard output; nil when it cannot be started or fails.
-    private func run(file: String, offsets: [UInt64]) -> [UInt8]? {
+    private func run(_ executable: String, file: String, offsets: [UInt64]) -> [UInt8]? {
         let arguments =
             [executable, "--obj=\(file)", "--inlining", "--functions=linkage", "--output-style=JSON"]
             + offsets.map { "0x" + String($0, radix: 16) }
@@ -123,13 +146,16 @@ public struct InlineChains: Sendable, Equatable {
 
     /// `symbols` (the runtime's, innermost first) with the inlined levels of `chain` that the
     /// runtime left out put back; unchanged when the chain has no more levels, or does not end
-    /// in the same function.
+    /// in the same function. A level the runtime found too keeps the runtime's answer (a chain
+    /// read from DWARF has names only).
     static func merge(_ symbols: [FrameSymbol], chain: [Level], demangle: (String) -> String) -> [FrameSymbol] {
         guard chain.count > symbols.count, let real = symbols.last,
             demangle(chain[chain.count - 1].name) == real.function
         else { return symbols }
+        let known = symbols.dropLast()
         let inlined = chain.dropLast().map { level -> FrameSymbol in
             let function = demangle(level.name)
+            if level.file == nil, let found = known.first(where: { $0.function == function }) { return found }
             let failure = function.hasPrefix(RuntimeFrames.failurePrefix)
             return FrameSymbol(
                 function: function, file: failure ? nil : level.file, line: failure ? nil : level.line, inlined: true,

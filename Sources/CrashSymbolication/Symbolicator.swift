@@ -55,7 +55,9 @@ public struct Symbolicator: Sendable {
             let image = report.images[index]
             var (status, file) = resolve(image)
             if !debugDirectories.paths.isEmpty, status != .noBuildID {
-                let lookup = debugDirectories.lookUp(image)
+                var binary: String?
+                if case .matched(let path) = status { binary = path }
+                let lookup = debugDirectories.lookUp(image, binary: binary)
                 notes += lookup.notes
                 if let found = lookup.found {
                     (status, file) = (.debugFile(path: found.path), found.file)

@@ -21,11 +21,11 @@ struct DebugDirectoryArguments: ParsableArguments {
 
     /// A symbolicator that also looks in the given directories, then the variable's, and takes
     /// the inlined calls the runtime leaves out from the toolchain's `llvm-symbolizer` when it
-    /// is on `PATH`.
+    /// is on `PATH`, else from the debug information itself.
     func symbolicator(environment: [String: String]) -> Symbolicator {
         Symbolicator(
             debugDirectories: DebugDirectories(debugDirectories, environment: environment),
-            inlineChains: InlineChains.find(environment: environment))
+            inlineChains: InlineChains.find(environment: environment) ?? .debugInformation)
     }
 
     /// Symbolicates `report`, writing a note to standard error for each debug file passed over.

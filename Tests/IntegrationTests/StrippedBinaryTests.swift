@@ -85,4 +85,36 @@ struct StrippedBinaryTests {
         let listed = try await sandbox.crashreport(["list", "--debug-dir", byBuildID.path])
         #expect(listed.stdout.contains("crashBySegfault() — SIGSEGV"), "\(listed.stdout)")
     }
+
+    @Test(
+        "a .gnu_debuglink name is followed in the debug directory, and its CRC-32 checked",
+        .enabled(if: hasRelease, "the release crash-test is not built (scripts/test.sh builds it)"))
+    func debugLink() async throws {
+        let sandbox = try CrashSandbox(binary: Binaries.releaseCrashTest)
+        defer { sandbox.remove() }
+        let binary = sandbox.binary.path
+        let linked = sandbox.root.appendingPathComponent("debug-linked")
+        try FileManager.default.createDirectory(at: linked, withIntermediateDirectories: true)
+        // A name that neither the build id nor NAME.debug would find.
+        let debugFile = linked.appendingPathComponent("orders-1.4.2.dbg").path
+        try await Self.binutils(["objcopy", "--only-keep-debug", binary, debugFile])
+        try await Self.binutils(["objcopy", "--add-gnu-debuglink=\(debugFile)", binary])
+        try await Self.binutils(["strip", "--strip-all", binary])
+        _ = try await sandbox.crash("segfault")
+        let file = try #require(sandbox.reports.first).path
+
+        let shown = try await sandbox.crashreport(["show", "--debug-dir", linked.path, file])
+        #expect(shown.exitCode == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("crashBySegfault()"), "by the link's name: \(shown.stdout)")
+
+        // The same build's debug file, changed after the link was made: its CRC-32 differs.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: debugFile))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0]))
+        try handle.close()
+        let changed = try await sandbox.crashreport(["show", "--debug-dir", linked.path, file])
+        #expect(changed.exitCode == 0, "\(changed.stderr)")
+        #expect(!changed.stdout.contains("crashBySegfault()"), "\(changed.stdout)")
+        #expect(changed.stderr.contains("\(debugFile): CRC-32 "), "\(changed.stderr)")
+    }
 }

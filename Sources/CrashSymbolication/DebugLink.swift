@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A binary's `.gnu_debuglink` section: the name of its debug file (looked up as `DIR/NAME` in
+/// each debug directory) and the CRC-32 of that file's bytes, which a candidate must match.
+struct DebugLink: Equatable {
+    var name: String
+    var crc: UInt32
+
+    /// The link of the ELF file at `path`; nil when it has none or it cannot be read.
+    static func of(binaryAt path: String) -> DebugLink? {
+        guard let file = try? ELFSections(path: path) else { return nil }
+        defer { file.close() }
+        guard let bytes = file.bytes(of: ".gnu_debuglink", limit: 4096), let end = bytes.firstIndex(of: 0), end > 0
+        else { return nil }
+        let crcOffset = (end + 4) & ~3
+        guard crcOffset + 4 <= bytes.count else { return nil }
+        let name = String(decoding: bytes[..<end], as: UTF8.self)
+        guard !name.contains("/"), name != ".", name != ".." else { return nil }
+        return DebugLink(name: name, crc: bytes.littleEndian(UInt32.self, at: crcOffset))
+    }
+
+    /// The CRC-32 (the IEEE polynomial, as gdb and `objcopy --add-gnu-debuglink` compute it) of
+    /// the file at `path`; nil when it cannot be read.
+    static func crc32(ofFileAt path: String) -> UInt32? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var crc: UInt32 = 0xffff_ffff
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { return nil }
+            if count == 0 { return ~crc }
+            for byte in buffer[..<count] { crc = table[Int((crc ^ UInt32(byte)) & 0xff)] ^ (crc >> 8) }
+        }
+    }
+
+    private static let table: [UInt32] = (0..<256).map { index in
+        var value = UInt32(index)
+        for _ in 0..<8 { value = value & 1 != 0 ? 0xedb8_8320 ^ (value >> 1) : value >> 1 }
+        return value
+    }
+}
