@@ -1,5 +1,6 @@
 import CrashCollectorParsers
 import CrashReportFormat
+import CrashReporterHTTP
 import CrashReporterSupport
 import Foundation
 

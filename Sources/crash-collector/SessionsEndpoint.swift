@@ -1,4 +1,5 @@
 import CrashCollectorParsers
+import CrashReporterHTTP
 import CrashReporterSupport
 import Foundation
 
