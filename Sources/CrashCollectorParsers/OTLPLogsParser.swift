@@ -42,35 +42,44 @@ package enum OTLPLogsParser {
         return bytes
     }
 
-    private static func resourceLogs(_ bytes: ArraySlice<UInt8>, into export: inout Export) throws(ProtobufError) {
-        var resource: [String: JSONValue] = [:]
-        var scopes: [ArraySlice<UInt8>] = []
+    /// `ResourceLogs` and `ScopeLogs` share one shape: field 1 says whose records they hold (a
+    /// `Resource`, an `InstrumentationScope`), the repeated field 2 holds them (`ScopeLogs`,
+    /// `LogRecord`s). The messages of each field, in order.
+    private static func headAndItems(
+        _ bytes: ArraySlice<UInt8>, head: String, item: String
+    ) throws(ProtobufError) -> (heads: [ArraySlice<UInt8>], items: [ArraySlice<UInt8>]) {
+        var heads: [ArraySlice<UInt8>] = []
+        var items: [ArraySlice<UInt8>] = []
         var reader = ProtobufReader(bytes)
         while let (field, value) = try reader.next() {
             if field == 1 {
-                var fields = ProtobufReader(try message(value, "resource"))
-                while let (field, value) = try fields.next() {
-                    guard field == 1 else { continue }
-                    let (key, any) = try keyValue(try message(value, "attribute"), depth: 0)
-                    resource[key] = any
-                }
+                heads.append(try message(value, head))
             } else if field == 2 {
-                scopes.append(try message(value, "scope_logs"))
+                items.append(try message(value, item))
+            }
+        }
+        return (heads, items)
+    }
+
+    private static func resourceLogs(_ bytes: ArraySlice<UInt8>, into export: inout Export) throws(ProtobufError) {
+        let (resources, scopes) = try headAndItems(bytes, head: "resource", item: "scope_logs")
+        var resource: [String: JSONValue] = [:]
+        for bytes in resources {
+            var fields = ProtobufReader(bytes)
+            while let (field, value) = try fields.next() {
+                guard field == 1 else { continue }
+                let (key, any) = try keyValue(try message(value, "attribute"), depth: 0)
+                resource[key] = any
             }
         }
         for scopeLogs in scopes {
+            let (heads, records) = try headAndItems(scopeLogs, head: "scope", item: "log_record")
             var scope: [String: JSONValue] = [:]
-            var records: [ArraySlice<UInt8>] = []
-            var reader = ProtobufReader(scopeLogs)
-            while let (field, value) = try reader.next() {
-                if field == 1 {
-                    var fields = ProtobufReader(try message(value, "scope"))
-                    while let (field, value) = try fields.next() {
-                        if field == 1, let name = value.string { scope["name"] = .string(name) }
-                        if field == 2, let version = value.string { scope["version"] = .string(version) }
-                    }
-                } else if field == 2 {
-                    records.append(try message(value, "log_record"))
+            for bytes in heads {
+                var fields = ProtobufReader(bytes)
+                while let (field, value) = try fields.next() {
+                    if field == 1, let name = value.string { scope["name"] = .string(name) }
+                    if field == 2, let version = value.string { scope["version"] = .string(version) }
                 }
             }
             for bytes in records {

@@ -43,9 +43,6 @@ public struct PostHogOptions: Sendable {
 public final class PostHogProvider: AnalyticsProvider {
     let delivery: QueuedDelivery
 
-    /// Why the configured host cannot be used; nil when it can. Events stay queued meanwhile.
-    public let configurationError: String?
-
     /// A provider keeping its queue in `stateDirectory` (the tracker's).
     ///
     /// - Parameters:
@@ -58,12 +55,10 @@ public final class PostHogProvider: AnalyticsProvider {
         transport: (any HTTPTransport)? = nil,
         environment: [String: String]? = nil
     ) {
-        let environment = environment ?? ProcessEnvironment.current()
-        let wire = PostHogWire(options, environment: environment)
-        configurationError = wire.configurationError
         delivery = QueuedDelivery(
-            stateDirectory: stateDirectory, wire: wire, settings: options.delivery.settings, transport: transport,
-            environment: environment, now: { ContinuousClock.now })
+            stateDirectory: stateDirectory, settings: options.delivery.settings, transport: transport,
+            environment: environment
+        ) { PostHogWire(options, environment: $0) }
     }
 }
 

@@ -70,6 +70,24 @@ final class QueuedDelivery: Sendable {
         }
     }
 
+    /// Delivery for the wire `makeWire` builds from the environment: `environment`, else the
+    /// process's. What a provider's public initialiser does with its options.
+    convenience init(
+        stateDirectory: String,
+        settings: DeliverySettings,
+        transport: (any HTTPTransport)?,
+        environment: [String: String]?,
+        wire makeWire: ([String: String]) -> any AnalyticsWire
+    ) {
+        let environment = environment ?? ProcessEnvironment.current()
+        self.init(
+            stateDirectory: stateDirectory, wire: makeWire(environment), settings: settings, transport: transport,
+            environment: environment, now: { ContinuousClock.now })
+    }
+
+    /// Why the wire's URL cannot be used; nil when it can. Events stay queued meanwhile.
+    var configurationError: String? { wire.configurationError }
+
     deinit {
         core.withLock { core in
             core.timer?.cancel()

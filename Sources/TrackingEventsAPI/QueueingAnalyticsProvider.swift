@@ -37,6 +37,9 @@ extension QueuedDeliveryProvider {
 
     /// Events waiting in the queue.
     public var queuedCount: Int { delivery.queuedCount }
+
+    /// Why the configured URL cannot be used; nil when it can. Events stay queued meanwhile.
+    public var configurationError: String? { delivery.configurationError }
 }
 
 extension EventsAPIProvider: QueuedDeliveryProvider {}

@@ -48,9 +48,6 @@ public struct TelemetryDeckOptions: Sendable {
 public final class TelemetryDeckProvider: AnalyticsProvider {
     let delivery: QueuedDelivery
 
-    /// Why the configured URL cannot be used; nil when it can. Events stay queued meanwhile.
-    public let configurationError: String?
-
     /// A provider keeping its queue in `stateDirectory` (the tracker's).
     ///
     /// - Parameters:
@@ -63,12 +60,10 @@ public final class TelemetryDeckProvider: AnalyticsProvider {
         transport: (any HTTPTransport)? = nil,
         environment: [String: String]? = nil
     ) {
-        let environment = environment ?? ProcessEnvironment.current()
-        let wire = TelemetryDeckWire(options, environment: environment)
-        configurationError = wire.configurationError
         delivery = QueuedDelivery(
-            stateDirectory: stateDirectory, wire: wire, settings: options.delivery.settings, transport: transport,
-            environment: environment, now: { ContinuousClock.now })
+            stateDirectory: stateDirectory, settings: options.delivery.settings, transport: transport,
+            environment: environment
+        ) { TelemetryDeckWire(options, environment: $0) }
     }
 
     /// The signal type an event name becomes: each part between `_`, `-`, `:` and `.` with its

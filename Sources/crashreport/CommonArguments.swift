@@ -6,9 +6,7 @@ import CrashReporterSupport
 struct ReportArguments: ParsableArguments {
     @Option(
         name: .customLong("dir"),
-        help: ArgumentHelp(
-            "The state directory to look the id up in (default: \(EnvironmentVariable.stateDirectory.name)).",
-            valueName: "dir"))
+        help: .defaulting(to: .stateDirectory, "The state directory to look the id up in", valueName: "dir"))
     var directory: String?
 
     @Argument(
@@ -29,9 +27,7 @@ struct ReportArguments: ParsableArguments {
 
 /// A state directory as the last argument, `[DIR]` (`list`, `stats`, `upload`).
 struct StateDirectoryArgument: ParsableArguments {
-    @Argument(
-        help: ArgumentHelp(
-            "The state directory (default: \(EnvironmentVariable.stateDirectory.name)).", valueName: "dir"))
+    @Argument(help: .defaulting(to: .stateDirectory, "The state directory", valueName: "dir"))
     var directory: String?
 
     func validate() throws {

@@ -6,51 +6,43 @@ import CrashSymbolication
 /// Where and how `upload` and `watch` deliver: `--url`/`--dsn` and the crash-loop cap and
 /// retention bounds, each standing in for its environment variable (docs/crash-loops.md).
 struct DeliveryArguments: ParsableArguments {
-    @Option(
-        help: ArgumentHelp("Plain HTTP endpoint (default: \(EnvironmentVariable.uploadURL.name)).", valueName: "url"))
+    @Option(help: .defaulting(to: .uploadURL, "Plain HTTP endpoint", valueName: "url"))
     var url: String?
 
-    @Option(help: ArgumentHelp("Sentry DSN (default: \(EnvironmentVariable.sentryDSN.name)).", valueName: "dsn"))
+    @Option(help: .defaulting(to: .sentryDSN, "Sentry DSN", valueName: "dsn"))
     var dsn: String?
 
     @OptionGroup var debug: DebugDirectoryArguments
 
     @Option(
-        help: ArgumentHelp(
-            "OpenTelemetry logs endpoint, used as is (default: \(EnvironmentVariable.otlpLogsEndpoint.name), else "
-                + "\(EnvironmentVariable.otlpEndpoint.name) with /v1/logs).", valueName: "url"))
+        help: .defaulting(
+            to: .otlpLogsEndpoint, "OpenTelemetry logs endpoint, used as is",
+            else: "\(EnvironmentVariable.otlpEndpoint.name) with /v1/logs", valueName: "url"))
     var otlpEndpoint: String?
 
     @Option(
-        help: ArgumentHelp(
-            "Full reports of one signature sent per window, 0 for no cap (default: "
-                + "\(EnvironmentVariable.capCount.name), else 5).",
-            valueName: "n"))
+        help: .defaulting(
+            to: .capCount, "Full reports of one signature sent per window, 0 for no cap", else: "5", valueName: "n"))
     var capCount: Int?
 
-    @Option(
-        help: ArgumentHelp(
-            "The cap's window in seconds (default: \(EnvironmentVariable.capWindowSeconds.name), else 3600).",
-            valueName: "seconds"))
+    @Option(help: .defaulting(to: .capWindowSeconds, "The cap's window in seconds", else: "3600", valueName: "seconds"))
     var capWindow: Double?
 
     @Option(
-        help: ArgumentHelp(
-            "Unsent reports kept in pending/ and in withheld/ each, 0 for no bound (default: "
-                + "\(EnvironmentVariable.maxPendingReports.name), else 100).", valueName: "n"))
+        help: .defaulting(
+            to: .maxPendingReports, "Unsent reports kept in pending/ and in withheld/ each, 0 for no bound",
+            else: "100", valueName: "n"))
     var maxPendingReports: Int?
 
     @Option(
-        help: ArgumentHelp(
-            "Their bytes in each folder, 0 for no bound (default: "
-                + "\(EnvironmentVariable.maxPendingBytes.name), else 52428800).",
-            valueName: "bytes"))
+        help: .defaulting(
+            to: .maxPendingBytes, "Their bytes in each folder, 0 for no bound", else: "52428800", valueName: "bytes"))
     var maxPendingBytes: Int?
 
     @Option(
-        help: ArgumentHelp(
-            "Days delivered/, rejected/ and withheld/ keep a report, 0 for no bound (default: "
-                + "\(EnvironmentVariable.keepDays.name), else 30).", valueName: "days"))
+        help: .defaulting(
+            to: .keepDays, "Days delivered/, rejected/ and withheld/ keep a report, 0 for no bound", else: "30",
+            valueName: "days"))
     var keepDays: Double?
 
     func validate() throws {
