@@ -69,7 +69,7 @@ measure "$@" | tee "$log"
 page_options=(--commit "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo ', with changes not committed')"
     --load-before "$load_before" --load-after "$(cut -d' ' -f1-3 /proc/loadavg)")
 [ "$quick" = 1 ] && page_options+=(--quick)
-[ -n "$mode" ] && page_options+=(--mode "$mode")
+[ -n "$mode" ] && page_options+=("--mode=$mode")
 # Only a full run rewrites the README's summary of it.
 [ "$quick" = 0 ] && [ -z "$mode" ] && page_options+=(--readme README.md)
 python3 Benchmarks/benchmarks-page.py Benchmarks/benchmarks.template.md "$log" "$page" "${page_options[@]}"
