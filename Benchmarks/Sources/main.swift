@@ -1,7 +1,8 @@
 import Foundation
 
 // crash-reporter-benchmarks: every comparison side by side in one run. Build and run
-// with scripts/bench.sh (release mode). The numbers go into the README by hand.
+// with scripts/bench.sh (release mode), which writes docs/benchmarks.md from what this prints:
+// each table under the `## ` heading that Benchmarks/benchmarks.template.md explains, in every mode too.
 
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
@@ -12,15 +13,18 @@ guard FileManager.default.isExecutableFile(atPath: crashTest) else {
 }
 
 if arguments.contains("--slow-clients-only") {
+    print("## crashreport watch\n")
     SlowClientsBenchmark.run(collector: executableDirectory.appendingPathComponent("crash-collector").path)
         .forEach { print($0) }
     exit(0)
 }
 if arguments.contains("--tracking-only") {
+    print("## Tracking\n")
     TrackingBenchmark.run().forEach { print($0) }
     exit(0)
 }
 if arguments.contains("--watch-only") {
+    print("## crashreport watch\n")
     // crashreport watch: rename to delivered, and what the cap and retention add to a pass.
     let sample = FileManager.default.temporaryDirectory.appendingPathComponent("bench-watch-\(getpid()).crash")
     _ = try CrashBenchmark.crashOnce(binary: crashTest, environment: ["SWIFT_BACKTRACE": "enable=no"], keep: sample)
@@ -33,6 +37,7 @@ if arguments.contains("--watch-only") {
     exit(0)
 }
 if arguments.contains("--encoding-only") {
+    print("## Request bodies: Sentry envelope and OTLP log record\n")
     // A report's request body per transport: the Sentry envelope against the OTLP log record.
     let sample = FileManager.default.temporaryDirectory.appendingPathComponent("bench-encoding-\(getpid()).crash")
     _ = try CrashBenchmark.crashOnce(binary: crashTest, environment: ["SWIFT_BACKTRACE": "enable=no"], keep: sample)
@@ -41,22 +46,27 @@ if arguments.contains("--encoding-only") {
     exit(0)
 }
 if arguments.contains("--runs-only") {
+    print("## Run records\n")
     try RunRecordBenchmark.run(binary: crashTest, runs: quick ? 5 : 40).forEach { print($0) }
     exit(0)
 }
 if arguments.contains("--pool-watch-only") {
+    print("## The pool watch, idle\n")
     try PoolWatchBenchmark.run(binary: crashTest, seconds: quick ? 10 : 60, runs: quick ? 2 : 3).forEach { print($0) }
+    print("\n## Snapshots and reserved memory\n")
     try ThreadsBenchmark.snapshots(runs: quick ? 10 : 50).forEach { print($0) }
     exit(0)
 }
 if arguments.contains("--crash-only") {
     // Fault to waitpid beside the peer, the crash path's profile, and every thread.
+    print("## Crash: fault to waitpid\n")
     try CrashBenchmark.run(binary: crashTest, runs: quick ? 5 : 40).forEach { print($0) }
     print("\n## Every thread\n")
     try ThreadsBenchmark.crashes(binary: crashTest, runs: quick ? 5 : 20).forEach { print($0) }
     exit(0)
 }
 if arguments.contains("--start-only") {
+    print("## start()\n")
     let sample = FileManager.default.temporaryDirectory.appendingPathComponent("bench-start-\(getpid()).crash")
     _ = try CrashBenchmark.crashOnce(binary: crashTest, environment: ["SWIFT_BACKTRACE": "enable=no"], keep: sample)
     defer { try? FileManager.default.removeItem(at: sample) }
@@ -64,10 +74,12 @@ if arguments.contains("--start-only") {
     exit(0)
 }
 if arguments.contains("--async-only") {
+    print("## Async frames: the walk at a crash\n")
     try AsyncBenchmark.run(binary: crashTest, runs: quick ? 5 : 30).forEach { print($0) }
     exit(0)
 }
 if arguments.contains("--logging-only") {
+    print("## swift-log lines as breadcrumbs\n")
     LoggingBenchmark.run().forEach { print($0) }
     exit(0)
 }
@@ -83,6 +95,7 @@ try CrashBenchmark.run(binary: crashTest, runs: quick ? 5 : 40).forEach { print(
 if arguments.contains("--threads-only") {
     print("\n## Every thread\n")
     try ThreadsBenchmark.crashes(binary: crashTest, runs: quick ? 5 : 20).forEach { print($0) }
+    print("\n## Snapshots and reserved memory\n")
     try ThreadsBenchmark.snapshots(runs: quick ? 10 : 50).forEach { print($0) }
     exit(0)
 }
@@ -120,6 +133,6 @@ print("\n## Every thread\n")
 try ThreadsBenchmark.crashes(binary: crashTest, runs: quick ? 5 : 20).forEach { print($0) }
 print("\n## The pool watch, idle\n")
 try PoolWatchBenchmark.run(binary: crashTest, seconds: quick ? 10 : 60, runs: quick ? 2 : 3).forEach { print($0) }
-print("")
+print("\n## Snapshots and reserved memory\n")
 // Last: it starts the reporter in this process.
 try ThreadsBenchmark.snapshots(runs: quick ? 10 : 50).forEach { print($0) }

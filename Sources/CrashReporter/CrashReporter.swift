@@ -2,6 +2,7 @@ import CCrashReporter
 import CrashReportDelivery
 import CrashReporterSupport
 import Glibc
+import Synchronization
 import Tracking
 
 /// The crash reporter of a Linux Swift service. Call `start` once, first thing in `main`:
@@ -25,15 +26,23 @@ public enum CrashReporter {
         case optedOut(stateDirectory: String)
     }
 
-    private static let state = Lock<Status?>(nil)
+    /// What `start` did, nil before. One lock for all of it: each generic `Lock` costs `start` the
+    /// first use of its type's metadata (docs/benchmarks.md, "start()").
+    private static let state = Lock<Started?>(nil)
     private static let previousRun = Lock<LastRun?>(nil)
-    /// Open once start's background work (settling earlier runs, retention) is done; nil before start.
-    private static let settled = Lock<Latch?>(nil)
+    /// Whether start's background work (settling earlier runs, retention) was begun; `settledLatch`
+    /// opens once it is done. A flag and a latch made on first use, so that `start` makes neither.
+    private static let settling = Atomic<Bool>(false)
+    private static let settledLatch = Latch()
     /// How long `lastRun`, `waitForDelivery` and `startDelivery` wait for that work at most.
     static let settleTimeout = 2.0
     private static let worker = Lock<Delivery?>(nil)
-    /// What delivery needs, kept by `start` for `startDelivery()`.
-    private static let deliveryConfiguration = Lock<ResolvedConfiguration?>(nil)
+
+    private struct Started {
+        var status: Status
+        /// What delivery needs, kept by `start` for `startDelivery()`; nil when opted out.
+        var configuration: ResolvedConfiguration?
+    }
 
     /// What this launch's delivery is doing; nil without a transport, or before it began.
     private enum Delivery {
@@ -43,7 +52,7 @@ public enum CrashReporter {
     }
 
     /// The status of the last `start`, nil before.
-    public static var status: Status? { state.withLock { $0 } }
+    public static var status: Status? { state.withLock { $0?.status } }
 
     /// How the previous run of this service (in this state directory) ended, as `start` found
     /// it: clean, crashed (with its report's id) or abnormal (killed, out of memory, machine
@@ -58,7 +67,8 @@ public enum CrashReporter {
 
     /// Waits until start's background work is done (at most `timeout` seconds); at once before start.
     private static func awaitSettled(timeout: Double) {
-        settled.withLock { $0 }?.wait(timeout: timeout)
+        guard settling.load(ordering: .acquiring) else { return }
+        settledLatch.wait(timeout: timeout)
     }
 
     /// Arms the crash handlers. Fast (no report is read or sent here) and safe to call before
@@ -74,7 +84,8 @@ public enum CrashReporter {
         let environment = environment ?? ProcessEnvironment.current()
         let config = try ResolvedConfiguration(options: options, environment: environment)
         // What start has to say is said once the lock is released: a diagnostic handler may call back.
-        var notes: [(message: String, level: Diagnostics.Level)] = []
+        // Appended only when there is something to say: the common start builds no array.
+        var notes: [Note] = []
         defer { for note in notes { Diagnostics.report(note.message, level: note.level) } }
         let status = try state.withLock { current in
             if current != nil { throw CrashReporterError.alreadyStarted }
@@ -85,7 +96,7 @@ public enum CrashReporter {
                 RunLedger(stateDirectory: config.stateDirectory).forget()
                 notes.append(("crash reporting is opted out: no handler installed, pending reports deleted", .info))
                 let status = Status.optedOut(stateDirectory: config.stateDirectory)
-                current = status
+                current = Started(status: status, configuration: nil)
                 return status
             }
             do throws(FileError) {
@@ -98,13 +109,13 @@ public enum CrashReporter {
             }
             try install(config)
             if config.recordRuns { scr_run_record_expect() }
-            settled.withLock { $0 = Latch() }
-            if config.watchExecutors { ExecutorWatch.start() }
-            notes += chainedHandlerNotes()
+            if config.watchExecutors { ExecutorWatch.hookPool() }
+            settling.store(true, ordering: .releasing)
+            if let note = chainedHandlerNote() { notes.append(note) }
             TestFault.arm(EnvironmentSettings(environment).raw(.testFault))
             TrackingSystem.setBreadcrumbSink(breadcrumbSink)
             scr_set_report_written_callback { CrashReporter.deliverWrittenReport() }
-            notes += snapshotSignalNotes(config.snapshotSignal)
+            if let note = snapshotSignalNote(config.snapshotSignal) { notes.append(note) }
             if case .otlp(let otlp) = config.delivery.destination, !otlp.droppedResourceKeys.isEmpty {
                 notes.append(
                     (
@@ -113,24 +124,25 @@ public enum CrashReporter {
                     ))
             }
             let status = Status.capturing(stateDirectory: config.stateDirectory)
-            current = status
-            deliveryConfiguration.withLock { $0 = config }
+            current = Started(status: status, configuration: config)
             return status
         }
-        if case .capturing = status, let config = deliveryConfiguration.withLock({ $0 }) {
+        if case .capturing = status {
             settleInBackground(config, deliver: options.deliverAtStart)
         }
         return status
     }
 
     /// What the armed handlers do not need, on a thread of its own so that `start` returns
-    /// sooner: the runs of earlier processes settled and this one's record armed, the reports
+    /// sooner: the executor watch's first jobs (the concurrency runtime's first tasks), the runs
+    /// of earlier processes settled and this one's record armed, the reports
     /// earlier processes left incomplete set aside and their stale temporary files removed (both
     /// only older than a minute, so never this process's own), and retention without a
     /// destination; a crash or a clean end meanwhile waits for these (scr_run_record_expect).
     /// Then delivery. Inline when the thread cannot start.
     private static func settleInBackground(_ config: ResolvedConfiguration, deliver: Bool) {
         let work: @Sendable () -> Void = {
+            if config.watchExecutors { ExecutorWatch.start() }
             if config.recordRuns { recordRun(config) }
             let store = ReportStore(stateDirectory: config.stateDirectory)
             store.setAsideIncomplete()
@@ -143,7 +155,7 @@ public enum CrashReporter {
             // Delivery begins before the latch opens: whoever waited for it (waitForDelivery) then
             // finds the worker.
             if deliver { startDelivery(forNewReport: false) }
-            settled.withLock { $0 }?.open()
+            settledLatch.open()
         }
         do throws(SystemError) {
             try DetachedThread.start(name: "crash-settle", stackSize: 512 << 10, work)
@@ -169,7 +181,7 @@ public enum CrashReporter {
     }
 
     private static func startDelivery(forNewReport: Bool) {
-        guard let config = deliveryConfiguration.withLock({ $0 }), let transport = Transports.make(config) else {
+        guard let config = state.withLock({ $0?.configuration }), let transport = Transports.make(config) else {
             return
         }
         let failure = worker.withLock { current -> SystemError? in
@@ -231,28 +243,30 @@ public enum CrashReporter {
         previousRun.withLock { $0 = last }
     }
 
+    /// What `start` has to say, said once its lock is released.
+    private typealias Note = (message: String, level: Diagnostics.Level)
+
     /// Whether the snapshot signal asked for is in place, as a note when it is not.
-    private static func snapshotSignalNotes(_ wanted: SnapshotSignal) -> [(message: String, level: Diagnostics.Level)] {
-        guard let number = wanted.number, scr_snapshot_signal() != number else { return [] }
-        return [
-            (
-                "SIG\(wanted.rawValue) already has a handler or is ignored: left alone, so it does not write snapshots",
-                .info
-            )
-        ]
+    private static func snapshotSignalNote(_ wanted: SnapshotSignal) -> Note? {
+        guard let number = wanted.number, scr_snapshot_signal() != number else { return nil }
+        return (
+            "SIG\(wanted.rawValue) already has a handler or is ignored: left alone, so it does not write snapshots",
+            .info
+        )
     }
 
     /// Which handled signals already had a handler (it still runs, after the report), as a note.
-    private static func chainedHandlerNotes() -> [(message: String, level: Diagnostics.Level)] {
+    private static func chainedHandlerNote() -> Note? {
         let mask = scr_chained_signal_mask()
+        guard mask != 0 else { return nil }  // the common case, without building the list below
         let handled: [(number: Int32, name: String)] = [
             (SIGSEGV, "SIGSEGV"), (SIGBUS, "SIGBUS"), (SIGABRT, "SIGABRT"), (SIGILL, "SIGILL"), (SIGTRAP, "SIGTRAP"),
             (SIGFPE, "SIGFPE"),
         ]
         let names = handled.filter { mask & (1 << UInt64($0.number)) != 0 }.map(\.name)
-        guard !names.isEmpty else { return [] }
+        guard !names.isEmpty else { return nil }
         let list = names.joined(separator: ", ")
-        return [("found a handler already installed for \(list); it runs after the crash report is written", .info)]
+        return ("found a handler already installed for \(list); it runs after the crash report is written", .info)
     }
 
     /// Waits for the first delivery pass of this launch (at most `timeout` seconds) and says

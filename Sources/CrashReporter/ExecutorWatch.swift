@@ -29,15 +29,21 @@ enum ExecutorWatch {
     private static let poolJobWaiting = Atomic<Bool>(false)
     private static let mainActorJobWaiting = Atomic<Bool>(false)
 
-    /// Hooks the pool's first use, hands the monitor the probe and enqueues the main actor's
-    /// first job; `start` calls it once the handlers are in place.
+    /// Hooks the pool's first use: `start` calls it on its own thread once the handlers are in
+    /// place (two stores, nothing of the concurrency runtime), so that no job enqueued after
+    /// `start` returns is missed.
+    static func hookPool() {
+        scr_pool_hook_install()
+    }
+
+    /// Hands the monitor the probe and enqueues the first jobs: on the settle thread, as they are
+    /// the concurrency runtime's first use.
     static func start() {
         scr_set_monitor_probe { ExecutorWatch.probe() }
-        scr_pool_hook_install()
         probe()
     }
 
-    /// On the monitor thread (and once in `start`): a job for each executor that has none waiting,
+    /// On the monitor thread (and once from `start()`): a job for each executor that has none waiting,
     /// the pool's only once it is in use.
     private static func probe() {
         if scr_pool_used() != 0, registerPool(),
