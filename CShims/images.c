@@ -38,7 +38,7 @@ static struct {
     size_t pool_used;
     int count;
     size_t mapped;
-    const char *home;
+    char home[SCR_PATH_MAX]; // a copy: the caller's string need not outlive install
     size_t home_len;
 } g_images;
 
@@ -138,9 +138,11 @@ int scr_images_capture(const char *home_dir) {
         g_images.pool = (char *)mem + sizeof(scr_image) * SCR_MAX_IMAGES;
         g_images.mapped = bytes;
     }
-    g_images.home = home_dir;
-    g_images.home_len = home_dir == NULL ? 0 : strlen(home_dir);
-    while (g_images.home_len > 1 && home_dir[g_images.home_len - 1] == '/') g_images.home_len--;
+    // A home too long for the copy is not shortened at all (never a cut prefix).
+    bool usable = home_dir != NULL && strlen(home_dir) < sizeof g_images.home;
+    scr_strlcpy(g_images.home, usable ? home_dir : "", sizeof g_images.home);
+    g_images.home_len = strlen(g_images.home);
+    while (g_images.home_len > 1 && g_images.home[g_images.home_len - 1] == '/') g_images.home_len--;
     g_images.count = 0;
     g_images.pool_used = 0;
     dl_iterate_phdr(add_image, NULL);
