@@ -64,6 +64,13 @@ public enum Gzip {
         }.get()
     }
 
+    /// zlib's CRC-32 (the IEEE polynomial, as gzip and `.gnu_debuglink` use it) of `bytes`,
+    /// continuing from `crc` (0 to begin).
+    package static func crc32(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return crc }
+        return UInt32(CZlib.crc32(uLong(crc), base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
+    }
+
     /// Deflates `data` into one gzip member. Throws ``GzipError/tooLarge(limit:)`` if the
     /// compressed output would pass `limit` bytes.
     public static func compress(

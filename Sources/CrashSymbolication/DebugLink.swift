@@ -1,3 +1,6 @@
+import CrashReportFormat
+import CrashReporterSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -29,20 +32,15 @@ struct DebugLink: Equatable {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var crc: UInt32 = 0xffff_ffff
+        var crc: UInt32 = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count = SystemCall.retryingInterrupts {
+                buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            }
             if count < 0 { return nil }
-            if count == 0 { return ~crc }
-            for byte in buffer[..<count] { crc = table[Int((crc ^ UInt32(byte)) & 0xff)] ^ (crc >> 8) }
+            if count == 0 { return crc }
+            crc = buffer.withUnsafeBytes { Gzip.crc32(crc, UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
-    }
-
-    private static let table: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = value & 1 != 0 ? 0xedb8_8320 ^ (value >> 1) : value >> 1 }
-        return value
     }
 }

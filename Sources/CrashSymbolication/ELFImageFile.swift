@@ -120,20 +120,9 @@ struct ELFImageFile: Equatable {
     }
 
     private static func read(_ fd: Int32, at offset: UInt64, count: Int) throws(Failure) -> [UInt8] {
-        guard count > 0, offset <= UInt64(Int64.max) else { return [] }
-        var buffer = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let result = SystemCall.retryingInterrupts {
-                buffer.withUnsafeMutableBytes { bytes in
-                    pread(fd, bytes.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-                }
-            }
-            if result < 0 { throw .unreadable(Errno.text(errno)) }
-            if result == 0 { break }
-            done += result
-        }
-        return Array(buffer.prefix(done))
+        let read = PositionalRead.bytes(fd, at: offset, count: count)
+        if let error = read.error { throw .unreadable(Errno.text(error)) }
+        return read.bytes
     }
 }
 

@@ -83,19 +83,9 @@ struct ELFSections {
         return sections
     }
 
+    /// What could be read (a failed read ends it early, as the end of the file does).
     private static func read(_ fd: Int32, at offset: UInt64, count: Int) -> [UInt8] {
-        guard count > 0, offset <= UInt64(Int64.max) else { return [] }
-        var buffer = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let result = buffer.withUnsafeMutableBytes { bytes in
-                pread(fd, bytes.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-            }
-            if result < 0, errno == EINTR { continue }
-            if result <= 0 { break }
-            done += result
-        }
-        return Array(buffer.prefix(done))
+        PositionalRead.bytes(fd, at: offset, count: count).bytes
     }
 }
 

@@ -107,13 +107,14 @@ public struct InlineChains: Sendable, Equatable {
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(pipes[0], $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count = SystemCall.retryingInterrupts {
+                buffer.withUnsafeMutableBytes { read(pipes[0], $0.baseAddress, $0.count) }
+            }
             if count <= 0 { break }
             output += buffer.prefix(count)
         }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        _ = SystemCall.retryingInterrupts { waitpid(pid, &status, 0) }
         return status == 0 ? output : nil
     }
 

@@ -1,0 +1,30 @@
+import CrashReporterSupport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `count` bytes of an open file at `offset`, with `pread` (interrupted calls retried): what the
+/// ELF readers (``ELFImageFile``, ``ELFSections``) read headers, notes and sections with.
+enum PositionalRead {
+    /// The bytes read, fewer at the end of the file or when a read failed, and the failed read's
+    /// `errno` (nil when none failed).
+    static func bytes(_ fd: Int32, at offset: UInt64, count: Int) -> (bytes: [UInt8], error: Int32?) {
+        guard count > 0, offset <= UInt64(Int64.max) else { return ([], nil) }
+        var buffer = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let result = SystemCall.retryingInterrupts {
+                buffer.withUnsafeMutableBytes { bytes in
+                    pread(fd, bytes.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                }
+            }
+            if result < 0 { return (Array(buffer.prefix(done)), errno) }
+            if result == 0 { break }
+            done += result
+        }
+        return (Array(buffer.prefix(done)), nil)
+    }
+}
