@@ -13,11 +13,6 @@ package struct OTLPReceivedRecord: Sendable, Equatable {
     package var body = JSONValue.null
     package var attributes: [String: JSONValue] = [:]
 
-    package init(resource: [String: JSONValue], scope: [String: JSONValue]) {
-        self.resource = resource
-        self.scope = scope
-    }
-
     /// Why the record cannot be kept, nil when it can.
     var problem: String? {
         guard (0...24).contains(severityNumber) else { return "severity_number \(severityNumber) is not 0 to 24" }

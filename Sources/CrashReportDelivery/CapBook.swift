@@ -17,48 +17,13 @@ package struct CapBook: Codable, Sendable, Equatable {
     package struct Entry: Codable, Sendable, Equatable {
         package var windowStart: Timestamp
         /// Full reports delivered in the window.
-        package var sent: Int
+        package var sent: Int = 0
         /// Reports withheld in the window (or in an earlier one whose summary is still due).
-        package var withheld: Int
+        package var withheld: Int = 0
         /// The newest withheld report's id: the summary's carrier.
         package var carrier: String?
         /// A summary that failed waits until then.
         package var summaryNotBefore: Timestamp?
-
-        package init(
-            windowStart: Timestamp, sent: Int = 0, withheld: Int = 0, carrier: String? = nil,
-            summaryNotBefore: Timestamp? = nil
-        ) {
-            self.windowStart = windowStart
-            self.sent = sent
-            self.withheld = withheld
-            self.carrier = carrier
-            self.summaryNotBefore = summaryNotBefore
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case windowStart = "window_start"
-            case sent, withheld, carrier
-            case summaryNotBefore = "summary_not_before"
-        }
-
-        package init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            windowStart = try container.decodeTimestamp(forKey: .windowStart)
-            sent = try container.decode(Int.self, forKey: .sent)
-            withheld = try container.decode(Int.self, forKey: .withheld)
-            carrier = try container.decodeIfPresent(String.self, forKey: .carrier)
-            summaryNotBefore = try container.decodeTimestampIfPresent(forKey: .summaryNotBefore)
-        }
-
-        package func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(windowStart.iso8601, forKey: .windowStart)
-            try container.encode(sent, forKey: .sent)
-            try container.encode(withheld, forKey: .withheld)
-            try container.encodeIfPresent(carrier, forKey: .carrier)
-            try container.encodeIfPresent(summaryNotBefore?.iso8601, forKey: .summaryNotBefore)
-        }
     }
 
     /// What to do with a report of a signature.
@@ -205,5 +170,31 @@ package struct CapBook: Codable, Sendable, Equatable {
 
     package func save(stateDirectory: String) throws {
         try FileSystem.writeAtomically(JSON.encode(self), to: Self.path(stateDirectory: stateDirectory))
+    }
+}
+
+extension CapBook.Entry {
+    enum CodingKeys: String, CodingKey {
+        case windowStart = "window_start"
+        case sent, withheld, carrier
+        case summaryNotBefore = "summary_not_before"
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        windowStart = try container.decodeTimestamp(forKey: .windowStart)
+        sent = try container.decode(Int.self, forKey: .sent)
+        withheld = try container.decode(Int.self, forKey: .withheld)
+        carrier = try container.decodeIfPresent(String.self, forKey: .carrier)
+        summaryNotBefore = try container.decodeTimestampIfPresent(forKey: .summaryNotBefore)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(windowStart.iso8601, forKey: .windowStart)
+        try container.encode(sent, forKey: .sent)
+        try container.encode(withheld, forKey: .withheld)
+        try container.encodeIfPresent(carrier, forKey: .carrier)
+        try container.encodeIfPresent(summaryNotBefore?.iso8601, forKey: .summaryNotBefore)
     }
 }

@@ -4,13 +4,8 @@
 /// `X-Crash-Report-Suppressed` and `X-Crash-Report-Pruned`, the Sentry transport in the event's
 /// `extra` (and a `suppressed` tag); a zero is not sent.
 package struct DeliveryNotes: Sendable, Equatable {
-    package var suppressed: Int
-    package var pruned: Int
-
-    package init(suppressed: Int = 0, pruned: Int = 0) {
-        self.suppressed = suppressed
-        self.pruned = pruned
-    }
+    package var suppressed: Int = 0
+    package var pruned: Int = 0
 
     package static let suppressedHeader = "X-Crash-Report-Suppressed"
     package static let prunedHeader = "X-Crash-Report-Pruned"

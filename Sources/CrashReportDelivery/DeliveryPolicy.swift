@@ -47,29 +47,13 @@ package enum DeliveryDecision: Sendable, Equatable {
 ///   without a status; nothing to send: delivered.
 /// - After `maximumAttempts` or once the report has been retried for `maximumAge`: rejected.
 package struct DeliveryPolicy: Sendable, Equatable {
-    package var baseDelay: Double
-    package var maximumDelay: Double
-    package var maximumServerDelay: Double
+    package var baseDelay: Double = 30
+    package var maximumDelay: Double = 6 * 3600
+    package var maximumServerDelay: Double = 24 * 3600
     /// Fraction of the delay added or removed at random (0.2 = ±20 %).
-    package var jitter: Double
-    package var maximumAttempts: Int
-    package var maximumAge: Double
-
-    package init(
-        baseDelay: Double = 30,
-        maximumDelay: Double = 6 * 3600,
-        maximumServerDelay: Double = 24 * 3600,
-        jitter: Double = 0.2,
-        maximumAttempts: Int = 30,
-        maximumAge: Double = 30 * 86400
-    ) {
-        self.baseDelay = baseDelay
-        self.maximumDelay = maximumDelay
-        self.maximumServerDelay = maximumServerDelay
-        self.jitter = jitter
-        self.maximumAttempts = maximumAttempts
-        self.maximumAge = maximumAge
-    }
+    package var jitter: Double = 0.2
+    package var maximumAttempts: Int = 30
+    package var maximumAge: Double = 30 * 86400
 
     /// The decision for `outcome` of an attempt made at `now` on a report in `state`.
     /// `random` is a number in 0..<1 (the jitter's draw).

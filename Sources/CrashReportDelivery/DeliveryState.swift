@@ -9,22 +9,15 @@ import CrashReporterSupport
 /// `JSONEncoder` with `.iso8601` dates: the same members, whole seconds, `\/` escapes) read the
 /// same way.
 package struct DeliveryState: Codable, Sendable, Equatable {
-    package var attempts: Int
+    package var attempts: Int = 0
     /// When the report was first offered (the age limit counts from here).
     package var firstAttempt: Timestamp?
     /// Not before this time.
     package var nextAttempt: Timestamp?
     package var lastError: String?
+}
 
-    package init(
-        attempts: Int = 0, firstAttempt: Timestamp? = nil, nextAttempt: Timestamp? = nil, lastError: String? = nil
-    ) {
-        self.attempts = attempts
-        self.firstAttempt = firstAttempt
-        self.nextAttempt = nextAttempt
-        self.lastError = lastError
-    }
-
+extension DeliveryState {
     enum CodingKeys: String, CodingKey {
         case attempts
         case firstAttempt = "first_attempt"

@@ -9,12 +9,6 @@ package struct OTLPLogExport: Sendable, Equatable {
     package var scopeVersion: String
     package var records: [OTLPLogRecord]
 
-    package init(resource: [OTLPAttribute], scopeName: String, scopeVersion: String, records: [OTLPLogRecord]) {
-        self.resource = resource
-        self.scopeName = scopeName
-        self.scopeVersion = scopeVersion
-        self.records = records
-    }
 }
 
 /// A `LogRecord`: when, how severe, what, and its attributes.
@@ -32,18 +26,6 @@ package struct OTLPLogRecord: Sendable, Equatable {
     package var eventName: String
     package var attributes: [OTLPAttribute]
 
-    package init(
-        timeUnixNano: UInt64, observedTimeUnixNano: UInt64, severityNumber: Int, severityText: String, body: String,
-        eventName: String, attributes: [OTLPAttribute]
-    ) {
-        self.timeUnixNano = timeUnixNano
-        self.observedTimeUnixNano = observedTimeUnixNano
-        self.severityNumber = severityNumber
-        self.severityText = severityText
-        self.body = body
-        self.eventName = eventName
-        self.attributes = attributes
-    }
 }
 
 /// A `KeyValue` whose value is one of the scalar kinds of `AnyValue`.

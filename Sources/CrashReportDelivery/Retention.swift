@@ -12,11 +12,6 @@ package enum Retention {
         /// Seconds since 1970.
         package var time: Double
 
-        package init(path: String, bytes: Int, time: Double) {
-            self.path = path
-            self.bytes = bytes
-            self.time = time
-        }
     }
 
     /// The files to remove so that `files` (oldest first) keep within `maxCount` files and

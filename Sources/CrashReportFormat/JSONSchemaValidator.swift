@@ -58,11 +58,6 @@ private struct Run {
     // Regex is not Sendable, so patterns are compiled per run rather than stored in the schema.
     var patterns: [String: Regex<AnyRegexOutput>] = [:]
 
-    init(root: JSONSchema, limit: Int) {
-        self.root = root
-        self.limit = limit
-    }
-
     var isFull: Bool { violations.count >= limit }
 
     mutating func fail(_ path: String, _ keyword: String, _ message: String) {

@@ -19,10 +19,6 @@ package struct SentrySession: Codable, Sendable, Equatable {
         package var release: String?
         package var environment: String?
 
-        package init(release: String?, environment: String?) {
-            self.release = release
-            self.environment = environment
-        }
     }
 
     /// A random UUID, new for every run.

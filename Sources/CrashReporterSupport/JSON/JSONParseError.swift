@@ -11,13 +11,10 @@ package struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertib
     /// that are not the start of a UTF-8 sequence are not counted).
     package var column: Int
 
-    package init(reason: String, offset: Int, line: Int, column: Int) {
-        self.reason = reason
-        self.offset = offset
-        self.line = line
-        self.column = column
-    }
+    package var description: String { "\(reason) at line \(line), column \(column)" }
+}
 
+extension JSONParseError {
     /// The error for `reason` at byte `offset` of `input`, with its line and column.
     init(reason: String, offset: Int, in input: UnsafeBufferPointer<UInt8>) {
         var line = 1
@@ -32,6 +29,4 @@ package struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertib
         }
         self.init(reason: reason, offset: offset, line: line, column: column)
     }
-
-    package var description: String { "\(reason) at line \(line), column \(column)" }
 }

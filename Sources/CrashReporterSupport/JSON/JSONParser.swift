@@ -21,11 +21,6 @@ struct JSONParser {
     /// The bytes of a string that has escapes, reused from string to string.
     private var scratch: [UInt8] = []
 
-    private init(input: UnsafeBufferPointer<UInt8>, depthLimit: Int) {
-        self.input = input
-        self.depthLimit = depthLimit
-    }
-
     static func parse(_ input: UnsafeBufferPointer<UInt8>, depthLimit: Int) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(input: input, depthLimit: depthLimit)
         let value = try parser.parseDocument()

@@ -204,12 +204,6 @@ private struct UnkeyedDecoder: UnkeyedDecodingContainer {
     let options: [CodingUserInfoKey: any Sendable]
     private(set) var currentIndex = 0
 
-    init(elements: [JSONValue], codingPath: [any CodingKey], options: [CodingUserInfoKey: any Sendable]) {
-        self.elements = elements
-        self.codingPath = codingPath
-        self.options = options
-    }
-
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
 
