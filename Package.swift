@@ -102,7 +102,11 @@ let package = Package(
         .target(name: "CrashReportSentry", dependencies: ["CrashReportFormat", "CrashReporterSupport"]),
 
         // MARK: Report format: the model, the reader (gzip + JSON), the schema and its validator.
-        .target(name: "CrashReportFormat", dependencies: ["CZlib", "CrashReporterSupport"]),
+        .target(
+            name: "CrashReportFormat", dependencies: ["CZlib", "CrashReporterSupport"],
+            plugins: ["EmbedReportSchema"]),
+        // docs/report.schema.json, the schema's one copy, as a Swift string for the module above.
+        .plugin(name: "EmbedReportSchema", capability: .buildTool()),
         // zlib's inflate for the reader, which never links the handler's C target.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
 

@@ -4,12 +4,9 @@
 package struct UUIDBytes: Sendable, Hashable, Comparable, CustomStringConvertible {
     package var high: UInt64
     package var low: UInt64
+}
 
-    package init(high: UInt64, low: UInt64) {
-        self.high = high
-        self.low = low
-    }
-
+extension UUIDBytes {
     /// The 16 bytes in order, as `uuid_t`.
     package typealias Tuple = (
         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
