@@ -8,7 +8,6 @@ package struct OTLPLogExport: Sendable, Equatable {
     package var scopeName: String
     package var scopeVersion: String
     package var records: [OTLPLogRecord]
-
 }
 
 /// A `LogRecord`: when, how severe, what, and its attributes.
@@ -25,7 +24,6 @@ package struct OTLPLogRecord: Sendable, Equatable {
     /// `event_name` (LogRecord field 12).
     package var eventName: String
     package var attributes: [OTLPAttribute]
-
 }
 
 /// A `KeyValue` whose value is one of the scalar kinds of `AnyValue`.

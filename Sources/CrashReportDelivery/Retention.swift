@@ -11,7 +11,6 @@ package enum Retention {
         package var bytes: Int
         /// Seconds since 1970.
         package var time: Double
-
     }
 
     /// The files to remove so that `files` (oldest first) keep within `maxCount` files and

@@ -18,7 +18,6 @@ package struct SentrySession: Codable, Sendable, Equatable {
     package struct Attributes: Codable, Sendable, Equatable {
         package var release: String?
         package var environment: String?
-
     }
 
     /// A random UUID, new for every run.
