@@ -153,6 +153,12 @@ let package = Package(
             exclude: ["Scripts"]
         ),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "TrackingTestKit", "TestSupport"]),
+        // TrackingEventsAPI as a service's own file sees it: no @testable import, and a server
+        // stack's HTTP names (stand-ins, ServerFrameworkNames) imported beside it.
+        .target(name: "ServerFrameworkNames", path: "Tests/ServerFrameworkNames"),
+        .testTarget(
+            name: "TrackingEventsAPIUsageTests",
+            dependencies: ["TrackingEventsAPI", "Tracking", "TestSupport", "ServerFrameworkNames"]),
         .testTarget(
             name: "TrackingEventsAPITests",
             dependencies: [

@@ -4,7 +4,7 @@
 unit_tests='CrashReporterSupportTests|TrackingTests|TrackingEventsAPITests|CCrashReporterTests|CrashReporterTests'
 unit_tests+='|CrashReportFormatTests'
 unit_tests+='|CrashSymbolicationTests|CrashReportSentryTests|CrashReportDeliveryTests|CrashReportToolTests'
-unit_tests+='|CrashReporterHTTPTests'
+unit_tests+='|CrashReporterHTTPTests|TrackingEventsAPIUsageTests'
 # The integrations' tests (they start the reporter in child processes, deliver to a loopback receiver;
 # TrackingVendorTests: the TelemetryDeck and PostHog providers beside the vendors' Python clients):
 integration_tests='CrashReporterLoggingTests|CrashReporterLifecycleTests|TrackingVendorTests'

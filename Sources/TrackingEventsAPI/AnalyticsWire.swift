@@ -1,3 +1,4 @@
+import CrashReporterHTTP
 import CrashReporterSupport
 import Tracking
 
