@@ -1,7 +1,8 @@
 // The HTTP message model and the client are declared once, in CrashReporterHTTP. They are not
 // re-exported: their names (`HTTPRequest`, `HTTPResponse`, `HTTPHeaders`, `HTTPError`,
-// `HTTPClient`) are also a server stack's (Hummingbird, swift-nio, AsyncHTTPClient), and a
-// service's file imports both. A transport names them as `HTTPTransport.Request` and `.Response`.
+// `HTTPClient`) are also a server stack's (Hummingbird's `HTTPError`, swift-http-types',
+// swift-nio's, AsyncHTTPClient's), and a service's file imports both. A transport names them
+// `HTTPTransport.Request` and `.Response`.
 import CrashReporterHTTP
 
 /// Sends the provider's requests. Throwing means no response arrived (network error, timeout,

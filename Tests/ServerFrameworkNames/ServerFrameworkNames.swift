@@ -1,6 +1,6 @@
 // Stand-ins for the HTTP names a server stack brings into a service's files, without building
-// one: Hummingbird re-exports swift-http-types' `HTTPRequest` and `HTTPResponse` and declares
-// `HTTPError`, swift-nio's NIOHTTP1 declares `HTTPHeaders`, AsyncHTTPClient `HTTPClient`. A file
+// one: swift-http-types declares `HTTPRequest` and `HTTPResponse`, Hummingbird `HTTPError`,
+// swift-nio's NIOHTTP1 `HTTPHeaders` (Vapor re-exports it), AsyncHTTPClient `HTTPClient`. A file
 // that imports such a module beside TrackingEventsAPI must still mean the server's types by the
 // bare names.
 
