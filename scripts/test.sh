@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs missing system packages, checks that no type
-# name is declared in two modules (scripts/check-type-names.sh), builds the example
-# service in release mode too (the crash tests crash both builds: -O code has no frame
-# pointers), runs `swift test` one group of test targets per run, then the sanitizer runs
+# name is declared in two modules (scripts/check-type-names.sh) and, once built, that the
+# products' public API names no type of a module outside them (scripts/check-public-api.sh),
+# builds the example service in release mode too (the crash tests crash both builds: -O code
+# has no frame pointers), runs `swift test` one group of test targets per run, then the sanitizer runs
 # (scripts/sanitizers.sh: ThreadSanitizer over the unit tests, AddressSanitizer and
 # UndefinedBehaviorSanitizer over the C core and the crash tests). Extra arguments go to every
 # `swift test`; CRASH_REPORTER_SKIP_SANITIZERS=1 leaves the sanitizer runs out.
@@ -20,6 +21,8 @@ bash scripts/check-type-names.sh
 
 swift build -c release --product crash-test
 swift build --build-tests
+# Lint, on the build: the products' public API names only types a user can name.
+bash scripts/check-public-api.sh
 # The example services' packages, built here rather than by the first test that starts them, so
 # that their builds do not run beside the integration tests that time child processes.
 use_mirrors Examples/NIOService Examples/HummingbirdService
