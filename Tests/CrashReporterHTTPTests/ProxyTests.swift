@@ -44,7 +44,7 @@ import Testing
             userAgent: "proxy-tests/1",
             environment: ["HTTPS_PROXY": "127.0.0.1:\(proxy.port)", "SSL_CERT_FILE": certificates.caFile])
         let response = try client.send(
-            HTTPRequest(url: try HTTPURL("https://127.0.0.1:\(server.port)/tunnelled"), timeout: .seconds(10)))
+            HTTPRequest(url: try HTTPURL("https://127.0.0.1:\(server.port)/tunnelled"), timeout: .seconds(30)))
         #expect(String(decoding: response.body, as: UTF8.self) == "GET /tunnelled 0")
         #expect(logged == ["CONNECT 127.0.0.1:\(server.port) HTTP/1.1"])
     }

@@ -79,7 +79,7 @@ struct CrashLoopTests {
         for _ in 0..<3 { _ = try await sandbox.crash("segfault") }
         let server = try FaultServer(responses: ["201"])
         let service = try ChildProcess.start(
-            [binary.path, "serve", "60"],
+            [binary.path, "serve", "300"],
             environment: sandbox.environment([
                 "CRASH_REPORTER_URL": server.url, "CRASH_REPORTER_CAP_COUNT": "1",
                 "CRASH_REPORTER_CAP_WINDOW_SECONDS": "1",

@@ -10,12 +10,12 @@ import Testing
 struct RunRecordTests {
     let binary = Binaries.crashTest(build: "debug")
 
-    /// `crash-test serve 60`, started, once it says it serves.
+    /// `crash-test serve 300` (an upper bound: each test ends it), started, once it says it serves.
     private func serving(_ sandbox: CrashSandbox, _ environment: [String: String] = [:]) async throws
         -> ChildProcess.Running
     {
         let child = try ChildProcess.start(
-            [sandbox.binary.path, "serve", "60"], environment: sandbox.environment(environment), timeout: 90)
+            [sandbox.binary.path, "serve", "300"], environment: sandbox.environment(environment), timeout: 90)
         try await Self.waitForLine("crash-test: serving", in: child)
         return child
     }

@@ -31,7 +31,7 @@ struct SnapshotTests {
         defer { sandbox.remove() }
         let server = try FaultServer(responses: ["201"])
         let child = try ChildProcess.start(
-            [sandbox.binary.path, "serve", "60"],
+            [sandbox.binary.path, "serve", "300"],
             environment: sandbox.environment(["CRASH_REPORTER_URL": server.url, "CRASH_TEST_TICK_MS": "100"]))
         // Asked once it serves: its snapshot signal is in place once start() has returned.
         let stdout = child.directory.appendingPathComponent("stdout")

@@ -245,7 +245,7 @@ struct TrackingEndToEndTests {
             var everQueued = Set<String>()
             for round in 0..<3 {
                 let child = try ChildProcess.start(
-                    [sandbox.binary.path, "serve", "60"], environment: sandbox.environment(env), timeout: 90)
+                    [sandbox.binary.path, "serve", "300"], environment: sandbox.environment(env), timeout: 90)
                 // Wait until it is tracking (app_launched is queued), then kill it at a random moment.
                 let stdout = child.directory.appendingPathComponent("stdout")
                 let deadline = Date().addingTimeInterval(30)

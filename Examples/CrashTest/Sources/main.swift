@@ -265,8 +265,9 @@ if let note {
 
 guard let kind else {
     // A real service would go on serving; this one waits for the reports of earlier crashes
-    // to be delivered (when a transport is configured) and exits.
-    let summary = CrashReporter.waitForDelivery(timeout: .seconds(20))
+    // to be delivered (when a transport is configured) and exits. The wait ends when the pass
+    // does; 45 s bounds a pass that symbolicates under a sanitizer on a loaded machine.
+    let summary = CrashReporter.waitForDelivery(timeout: .seconds(45))
     if let summary {
         print(
             "crash-test: delivered \(summary.delivered.count), rejected \(summary.rejected.count), "
