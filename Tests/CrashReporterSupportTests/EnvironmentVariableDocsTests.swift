@@ -6,18 +6,24 @@ import Testing
 /// The environment variables as a user reads of them: every variable the package reads is
 /// documented on a user's page (docs/ beside decisions.md, or the README), and every variable of
 /// the package's families named anywhere (docs, README, comments and strings in `Sources`) is one
-/// it reads, or one the manifest or a script reads. A renamed variable cannot leave its old name
+/// it reads, or one the manifest or a script reads or sets. A renamed variable cannot leave its old name
 /// behind in a page or a comment.
 @Suite("Environment variables and their docs")
 struct EnvironmentVariableDocsTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The families of names the package owns or reads; a name of one of them that the package
-    /// does not read is a stale or mistyped one.
-    static let families = [
-        "CRASH_REPORTER_", "CRASH_COLLECTOR_", "SENTRY_", "OTEL_", "EVENTS_", "TELEMETRYDECK_", "POSTHOG_",
-    ]
+    /// The names of the families the package owns or reads (`CRASH_REPORTER_`, `SENTRY_`, `OTEL_`,
+    /// the providers'): a name of one of them that nothing reads is a stale or mistyped one. A
+    /// prefix alone, or one that ends in `_` (`OTEL_EXPORTER_OTLP_*` in prose), is not a name.
+    static func familyNameMatches(in text: String) -> [Regex<Substring>.Match] {
+        text.matches(
+            of: #/\b(?:CRASH_REPORTER|CRASH_COLLECTOR|SENTRY|OTEL|EVENTS|TELEMETRYDECK|POSTHOG)_[A-Z0-9_]*[A-Z0-9]\b/#)
+    }
+
+    static func familyNames(in text: String) -> Set<String> {
+        Set(familyNameMatches(in: text).map { String($0.output) })
+    }
 
     static func text(_ path: String) throws -> String {
         try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
@@ -30,34 +36,18 @@ struct EnvironmentVariableDocsTests {
         return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(suffix) }.map { folder + "/" + $0 }.sorted()
     }
 
-    /// The names of the families in `text`: upper-case words with a family's prefix. A prefix
-    /// alone, or one that ends in `_` (`OTEL_EXPORTER_OTLP_*` in prose), is not a name.
-    static func familyNames(in text: String) -> Set<String> {
-        var names: Set<String> = []
-        var word = ""
-        func finish() {
-            if families.contains(where: { word.hasPrefix($0) && word.count > $0.count }) && !word.hasSuffix("_") {
-                names.insert(word)
-            }
-            word = ""
-        }
-        for character in text {
-            if character.isASCII && (character.isUppercase || character.isNumber || character == "_") {
-                word.append(character)
-            } else {
-                finish()
-            }
-        }
-        finish()
-        return names
-    }
-
-    /// What the manifest and the scripts read themselves (`CRASH_REPORTER_FUZZ`, ...): names
-    /// after `environment["`, `${` or `export ` there.
+    /// What the manifest and the scripts read or set themselves (`CRASH_REPORTER_FUZZ`, ...):
+    /// names after `environment["` or `$` (`${`), or before `=`, there; a name they only mention
+    /// does not count.
     static func buildVariables() throws -> Set<String> {
         var text = try Self.text("Package.swift")
         for script in try files(in: "scripts", endingIn: ".sh") { text += try Self.text(script) }
-        return familyNames(in: text)
+        let used = familyNameMatches(in: text).filter { match in
+            let before = text[..<match.range.lowerBound]
+            return before.hasSuffix("environment[\"") || before.hasSuffix("$") || before.hasSuffix("${")
+                || text[match.range.upperBound...].hasPrefix("=")
+        }
+        return Set(used.map { String($0.output) })
     }
 
     @Test("every variable the package reads is documented for users")
