@@ -14,12 +14,10 @@ enum Transports {
 
     /// Symbols for the transports that want them, from the binaries still on this machine, or
     /// each image's debug file in `CRASH_REPORTER_DEBUG_DIRS` or the system's `/usr/lib/debug`,
-    /// with every inlined call the debug information has (read in Swift: no toolchain here).
+    /// with every inlined call the debug information has (no toolchain here).
     static func symbolicator(environment: [String: String]) -> @Sendable (CrashReport) -> ReportSymbols {
         let listed = DebugDirectories([], environment: environment).paths
-        let symbolicator = Symbolicator(
-            debugDirectories: DebugDirectories(listed + [DebugDirectories.system]),
-            inlineChains: .debugInformation)
+        let symbolicator = Symbolicator(debugDirectories: DebugDirectories(listed + [DebugDirectories.system]))
         return { report in symbolicator.symbolicate(report) }
     }
 }

@@ -1,17 +1,13 @@
-/// A bounds-checked reader over one DWARF section's bytes: every read past the end throws, and
-/// no arithmetic on what the file says can trap (a malformed debug file gives an error, never
-/// a crash of the worker that reads it).
+/// A bounds-checked reader over one section's bytes (mapped or decompressed): every read past
+/// the end throws, and no arithmetic on what the file says can trap (a malformed debug file gives
+/// an error, never a crash of the worker that reads it).
 struct DWARFBytes {
     struct Truncated: Error {}
 
-    let bytes: [UInt8]
+    let bytes: UnsafeRawBufferPointer
     var position: Int
-    /// Set when a signed LEB128 of exactly nine bytes with its sign bit set was read: the
-    /// Swift runtime's DWARF reader traps on such a value (`-(1 << 63)` overflows), so a file
-    /// that holds one must not reach it (docs/decisions.md).
-    var sawLongNegativeSLEB = false
 
-    init(_ bytes: [UInt8], at position: Int = 0) {
+    init(_ bytes: UnsafeRawBufferPointer, at position: Int = 0) {
         self.bytes = bytes
         self.position = position
     }
@@ -47,18 +43,20 @@ struct DWARFBytes {
     mutating func sleb() throws(Truncated) -> Int64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
-        var count = 0
         while true {
             let next = try byte()
-            count += 1
             if shift < 64 { value |= UInt64(next & 0x7f) << shift }
             shift += 7
             if next & 0x80 == 0 {
-                if count == 9, next & 0x40 != 0 { sawLongNegativeSLEB = true }
                 if shift < 64, next & 0x40 != 0 { value |= ~0 << shift }
                 return Int64(bitPattern: value)
             }
         }
+    }
+
+    /// Moves past a LEB128 without decoding it.
+    mutating func skipLEB() throws(Truncated) {
+        while try byte() & 0x80 != 0 {}
     }
 
     mutating func skip(_ count: UInt64) throws(Truncated) {
@@ -70,15 +68,17 @@ struct DWARFBytes {
 
     /// A NUL-terminated string at the current position.
     mutating func cString() throws(Truncated) -> String {
-        guard position >= 0, position < bytes.count, let end = bytes[position...].firstIndex(of: 0) else {
-            throw Truncated()
-        }
-        defer { position = end + 1 }
-        return String(decoding: bytes[position..<end], as: UTF8.self)
+        let start = position
+        try skipCString()
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<(position - 1)]), as: UTF8.self)
+    }
+
+    mutating func skipCString() throws(Truncated) {
+        while try byte() != 0 {}
     }
 
     /// The NUL-terminated string at `offset` of `bytes`; nil when there is none.
-    static func string(in bytes: [UInt8], at offset: UInt64) -> String? {
+    static func string(in bytes: UnsafeRawBufferPointer, at offset: UInt64) -> String? {
         guard offset < UInt64(bytes.count) else { return nil }
         var reader = DWARFBytes(bytes, at: Int(offset))
         return try? reader.cString()

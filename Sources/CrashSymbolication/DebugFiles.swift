@@ -11,8 +11,6 @@ import CrashReporterSupport
 ///
 /// A candidate is used only when its own `NT_GNU_BUILD_ID` equals the report's build id for the
 /// image; one from another build is passed over with a note, as a binary from another build is.
-/// So is one whose DWARF the Swift runtime's reader would trap on (``RuntimeDWARFCheck``), so
-/// that the service's worker can look up every image's debug file, the C library's included.
 /// See docs/symbolication.md.
 public struct DebugDirectories: Sendable, Equatable {
     /// Where the system's package manager puts debug files (Debian's `-dbgsym`, Fedora's `-debuginfo`).
@@ -78,10 +76,6 @@ public struct DebugDirectories: Sendable, Equatable {
                         lookup.notes.append(
                             "\(path): CRC-32 \(String(crc, radix: 16)), not \(expected) as the binary's .gnu_debuglink says; ignored"
                         )
-                        continue
-                    }
-                    if let problem = RuntimeDWARFCheck.problem(path: path, identity: file.identity) {
-                        lookup.notes.append("\(path): \(problem); ignored")
                         continue
                     }
                     lookup.found = (path, file)

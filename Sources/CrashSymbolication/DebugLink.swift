@@ -15,15 +15,15 @@ struct DebugLink: Equatable {
 
     /// The link of the ELF file at `path`; nil when it has none or it cannot be read.
     static func of(binaryAt path: String) -> DebugLink? {
-        guard let file = try? ELFSections(path: path) else { return nil }
-        defer { file.close() }
-        guard let bytes = file.bytes(of: ".gnu_debuglink", limit: 4096), let end = bytes.firstIndex(of: 0), end > 0
+        guard let file = try? ELFSections(path: path), let section = file.data(of: ".gnu_debuglink", limit: 4096)
         else { return nil }
+        let bytes = Array(section)
+        guard let end = bytes.firstIndex(of: 0), end > 0 else { return nil }
         let crcOffset = (end + 4) & ~3
         guard crcOffset + 4 <= bytes.count else { return nil }
         let name = String(decoding: bytes[..<end], as: UTF8.self)
         guard !name.contains("/"), name != ".", name != ".." else { return nil }
-        return DebugLink(name: name, crc: bytes.littleEndian(UInt32.self, at: crcOffset))
+        return DebugLink(name: name, crc: bytes.withUnsafeBytes { $0.littleEndian(UInt32.self, at: crcOffset) })
     }
 
     /// The CRC-32 (the IEEE polynomial, as gdb and `objcopy --add-gnu-debuglink` compute it) of

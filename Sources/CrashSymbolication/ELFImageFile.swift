@@ -8,8 +8,8 @@ import CrashReporterSupport
 #endif
 
 /// What the symbolicator needs to know about an ELF file on disk before trusting it: its GNU
-/// build id (to refuse a file from a different build) and the extent of its `PT_LOAD` segments
-/// (to tell the Swift runtime's symbolicator where the image ends).
+/// build id (to refuse a file from a different build), the extent of its `PT_LOAD` segments and
+/// which file it is (to notice one replaced at the same path).
 ///
 /// Only the ELF header, the program headers and the notes are read, with `pread`, never the
 /// whole file. 64-bit little-endian ELF only (x86_64 and aarch64 Linux).

@@ -1,20 +1,21 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import CrashReportFormat
 
-/// The named sections of an ELF file on disk, read from its section headers with `pread` (the
-/// DWARF readers' input). 64-bit little-endian only, as ``ELFImageFile``. Off the crash path:
+/// The named sections of an ELF file, over its mapping (``MappedFile``): what the symbol-table
+/// and DWARF readers read. 64-bit little-endian only, as ``ELFImageFile``. Off the crash path:
 /// the tools and the service's worker read them when they symbolicate.
-struct ELFSections {
+///
+/// A section's bytes are the mapping's own, read only where a lookup goes; a compressed section
+/// (`SHF_COMPRESSED`, zlib) is inflated once, on first use, and kept with the file.
+final class ELFSections: @unchecked Sendable {
     struct Section {
         var offset: UInt64
         var size: UInt64
+        var type: UInt32
+        var link: UInt32
         /// `SHF_COMPRESSED`: the bytes on disk are an `Elf64_Chdr` and compressed data.
         var compressed: Bool
         /// `SHT_NOBITS`: no bytes in the file (a debug file's copy of `.text`, `.bss`).
-        var noBits: Bool
+        var noBits: Bool { type == 8 }
     }
 
     enum Failure: Error, Equatable {
@@ -23,81 +24,105 @@ struct ELFSections {
         case badHeaders
     }
 
-    private let fd: Int32
+    let file: MappedFile
     /// By name (`.debug_info`, …).
     let sections: [String: Section]
+    /// In header order, for `sh_link`.
+    private let ordered: [Section]
+    /// Inflated copies of compressed sections, by name; guarded by the caller (the lookups of one
+    /// file run under its lock, ``DebugImage``).
+    private var inflated: [String: UnsafeMutableRawBufferPointer] = [:]
 
-    /// Opens `path` and reads its section headers; the file stays open until ``close()``.
     init(path: String) throws(Failure) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable }
-        do {
-            self.sections = try Self.readHeaders(fd)
-            self.fd = fd
-        } catch {
-            closeFile(fd)
-            throw error
-        }
+        do { file = try MappedFile(path: path) } catch { throw .unreadable }
+        (sections, ordered) = try Self.readHeaders(file.bytes)
     }
 
-    func close() { closeFile(fd) }
-
-    /// The bytes of section `name` as they are in the file; nil when there is no such section,
-    /// it has no bytes in the file, or it cannot be read whole.
-    func bytes(of name: String, limit: UInt64 = 1 << 30) -> [UInt8]? {
-        guard let section = sections[name], !section.noBits, section.size <= limit else { return nil }
-        let bytes = Self.read(fd, at: section.offset, count: Int(section.size))
-        return bytes.count == Int(section.size) ? bytes : nil
+    deinit {
+        for buffer in inflated.values { buffer.deallocate() }
     }
 
-    private static func readHeaders(_ fd: Int32) throws(Failure) -> [String: Section] {
-        let header = read(fd, at: 0, count: 64)
-        guard header.count == 64, header.starts(with: [0x7f, 0x45, 0x4c, 0x46]), header[4] == 2, header[5] == 1
+    /// The bytes of section `name`, inflated when compressed; nil when there is no such section,
+    /// it has no bytes in the file, it is cut short, or it cannot be inflated within `limit`.
+    func data(of name: String, limit: UInt64 = 1 << 30) -> UnsafeRawBufferPointer? {
+        guard let section = sections[name] else { return nil }
+        if let done = inflated[name] { return UnsafeRawBufferPointer(done) }
+        guard let raw = bytes(of: section) else { return nil }
+        guard section.compressed else { return section.size <= limit ? raw : nil }
+        // Elf64_Chdr: ch_type (1: zlib), reserved, ch_size, ch_addralign; then the stream.
+        guard raw.count > 24, raw.loadUnaligned(as: UInt32.self).littleEndian == 1 else { return nil }
+        let size = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian
+        guard size <= limit, let bytes = try? Gzip.decompressZlib(raw[24...], limit: Int(size)),
+            bytes.count == Int(size)
+        else { return nil }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 8)
+        bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        inflated[name] = buffer
+        return UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[..<bytes.count])
+    }
+
+    /// The section's bytes as they are in the file (compressed or not).
+    func bytes(of section: Section) -> UnsafeRawBufferPointer? {
+        guard !section.noBits, section.offset <= UInt64(file.bytes.count),
+            section.size <= UInt64(file.bytes.count) - section.offset
+        else { return nil }
+        let start = Int(section.offset)
+        return UnsafeRawBufferPointer(rebasing: file.bytes[start..<(start + Int(section.size))])
+    }
+
+    /// The section that `section`'s `sh_link` names (a symbol table's string table).
+    func linked(to section: Section) -> Section? {
+        ordered.indices.contains(Int(section.link)) ? ordered[Int(section.link)] : nil
+    }
+
+    /// Gives back the pages of `section` that a scan touched (``MappedFile/release(_:)``).
+    func release(_ section: Section) {
+        guard !section.compressed, section.offset <= UInt64(file.bytes.count) else { return }
+        let start = Int(section.offset)
+        file.release(start..<(start + Int(min(section.size, UInt64(file.bytes.count - start)))))
+    }
+
+    private static func readHeaders(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> ([String: Section], [Section]) {
+        guard bytes.count >= 64, bytes[0] == 0x7f, bytes[1] == 0x45, bytes[2] == 0x4c, bytes[3] == 0x46,
+            bytes[4] == 2, bytes[5] == 1
         else { throw .notELF }
-        let tableOffset = header.littleEndian(UInt64.self, at: 0x28)
-        let entrySize = Int(header.littleEndian(UInt16.self, at: 0x3a))
-        let count = Int(header.littleEndian(UInt16.self, at: 0x3c))
-        let namesIndex = Int(header.littleEndian(UInt16.self, at: 0x3e))
-        guard entrySize >= 64, count > 0, count < 65_280, namesIndex < count else { throw .badHeaders }
-        let table = read(fd, at: tableOffset, count: entrySize * count)
-        guard table.count == entrySize * count else { throw .badHeaders }
+        let tableOffset = bytes.littleEndian(UInt64.self, at: 0x28)
+        let entrySize = Int(bytes.littleEndian(UInt16.self, at: 0x3a))
+        let count = Int(bytes.littleEndian(UInt16.self, at: 0x3c))
+        let namesIndex = Int(bytes.littleEndian(UInt16.self, at: 0x3e))
+        guard entrySize >= 64, count > 0, count < 65_280, namesIndex < count,
+            tableOffset <= UInt64(bytes.count), UInt64(entrySize * count) <= UInt64(bytes.count) - tableOffset
+        else { throw .badHeaders }
+        let table = Int(tableOffset)
         func field<T: FixedWidthInteger>(_ type: T.Type, _ index: Int, _ at: Int) -> T {
-            table.littleEndian(type, at: index * entrySize + at)
+            bytes.littleEndian(type, at: table + index * entrySize + at)
         }
         let namesOffset = field(UInt64.self, namesIndex, 0x18)
         let namesSize = field(UInt64.self, namesIndex, 0x20)
-        guard namesSize < 1 << 24 else { throw .badHeaders }
-        let names = read(fd, at: namesOffset, count: Int(namesSize))
-        var sections: [String: Section] = [:]
-        for index in 0..<count {
-            let nameStart = Int(field(UInt32.self, index, 0))
-            guard nameStart < names.count else { continue }
-            let nameEnd = names[nameStart...].firstIndex(of: 0) ?? names.count
-            let name = String(decoding: names[nameStart..<nameEnd], as: UTF8.self)
-            let type = field(UInt32.self, index, 4)
-            let flags = field(UInt64.self, index, 8)
-            sections[name] = Section(
-                offset: field(UInt64.self, index, 0x18), size: field(UInt64.self, index, 0x20),
-                compressed: flags & 0x800 != 0, noBits: type == 8)
+        guard namesOffset <= UInt64(bytes.count), namesSize <= UInt64(bytes.count) - namesOffset else {
+            throw .badHeaders
         }
-        return sections
-    }
-
-    /// What could be read (a failed read ends it early, as the end of the file does).
-    private static func read(_ fd: Int32, at offset: UInt64, count: Int) -> [UInt8] {
-        PositionalRead.bytes(fd, at: offset, count: count).bytes
+        let names = UnsafeRawBufferPointer(rebasing: bytes[Int(namesOffset)..<Int(namesOffset + namesSize)])
+        var sections: [String: Section] = [:]
+        var ordered: [Section] = []
+        for index in 0..<count {
+            let section = Section(
+                offset: field(UInt64.self, index, 0x18), size: field(UInt64.self, index, 0x20),
+                type: field(UInt32.self, index, 4), link: field(UInt32.self, index, 0x28),
+                compressed: field(UInt64.self, index, 8) & 0x800 != 0)
+            ordered.append(section)
+            if let name = DWARFBytes.string(in: names, at: UInt64(field(UInt32.self, index, 0))), !name.isEmpty {
+                sections[name] = section
+            }
+        }
+        return (sections, ordered)
     }
 }
 
-private func closeFile(_ fd: Int32) { _ = close(fd) }
-
-extension Array where Element == UInt8 {
+extension UnsafeRawBufferPointer {
     /// A little-endian integer at `offset`; zero where the bytes run out.
     func littleEndian<T: FixedWidthInteger>(_ type: T.Type, at offset: Int) -> T {
-        var value: T = 0
-        for index in 0..<MemoryLayout<T>.size where offset >= 0 && offset + index < count {
-            value |= T(truncatingIfNeeded: self[offset + index]) << (8 * index)
-        }
-        return value
+        guard offset >= 0, offset <= count - MemoryLayout<T>.size else { return 0 }
+        return T(littleEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
     }
 }

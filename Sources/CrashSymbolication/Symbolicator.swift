@@ -11,26 +11,31 @@ import CrashReporterSupport
 /// binary has no symbols of its own). Frames in other images keep their raw address (the
 /// report always keeps addresses and build ids, for a server).
 ///
-/// The symbol lookup, DWARF line tables, inlined frames and demangling are the Swift runtime's
-/// own (the toolchain's `Runtime` module, `libswiftRuntime.so`), which ships with every Swift
-/// runtime since 6.2: no toolchain is needed where the service runs. See docs/symbolication.md.
+/// The symbols come from each file's symbol table, its DWARF line program and inlined-call
+/// entries, read by the module's own reader (``DebugImage``) from the file mapped into memory:
+/// only the compile units that hold the report's addresses are read, so a report costs
+/// milliseconds whatever the size of the binary, and no toolchain is needed where the service
+/// runs. Names are demangled by the Swift runtime's demangler. See docs/symbolication.md.
 public struct Symbolicator: Sendable {
     /// What replaces a leading `~` in an image path; `nil` leaves such images unresolved.
     public var homeDirectory: String?
     /// Where debug files are looked for by build id and by name (``DebugDirectories``).
     public var debugDirectories: DebugDirectories
-    /// Where the inlined calls the runtime leaves out are read from (the tools' `llvm-symbolizer`);
-    /// nil: the runtime's answers only.
-    public var inlineChains: InlineChains?
-
+    /// The files kept open between reports.
+    var cache = DebugImageCache.shared
     /// `homeDirectory` defaults to `$HOME`, the directory the reporter shortened to `~`.
     public init(
         homeDirectory: String? = Symbolicator.environmentHome(),
-        debugDirectories: DebugDirectories = DebugDirectories(), inlineChains: InlineChains? = nil
+        debugDirectories: DebugDirectories = DebugDirectories()
     ) {
         self.homeDirectory = homeDirectory
         self.debugDirectories = debugDirectories
-        self.inlineChains = inlineChains
+    }
+
+    /// Closes the files that symbolication keeps open between reports (the service's worker, at
+    /// the end of a delivery pass: nothing read for a report stays in the service).
+    public static func releaseCachedFiles() {
+        DebugImageCache.shared.removeAll()
     }
 
     /// Symbols for the crash's frames and every thread's, innermost inlined call first (the
@@ -50,14 +55,17 @@ public struct Symbolicator: Sendable {
         var statuses: [Int: Symbolication.ImageStatus] = [:]
         var usable: [Int: UsableImage] = [:]
         var notes: [String] = []
+        // The system's debug directory last, as gdb and the runtime's own backtracer look there:
+        // a distribution's `-dbg` packages name the C library's frames.
+        let searched = DebugDirectories(debugDirectories.paths + [DebugDirectories.system])
         for index in Set(allFrames.compactMap(\.imageIndex)).sorted()
         where report.images.indices.contains(index) {
             let image = report.images[index]
             var (status, file) = resolve(image)
-            if !debugDirectories.paths.isEmpty, status != .noBuildID {
+            if status != .noBuildID {
                 var binary: String?
                 if case .matched(let path) = status { binary = path }
-                let lookup = debugDirectories.lookUp(image, binary: binary)
+                let lookup = searched.lookUp(image, binary: binary)
                 notes += lookup.notes
                 if let found = lookup.found {
                     (status, file) = (.debugFile(path: found.path), found.file)
@@ -67,8 +75,7 @@ public struct Symbolicator: Sendable {
             switch status {
             case .matched(let path), .debugFile(let path):
                 if let file {
-                    usable[index] = UsableImage(
-                        image: image, path: path, loadEnd: file.loadEnd, identity: file.identity)
+                    usable[index] = UsableImage(image: image, path: path, identity: file.identity)
                 }
             default:
                 break
@@ -77,13 +84,34 @@ public struct Symbolicator: Sendable {
         guard !usable.isEmpty else {
             return Symbolication(symbols: ReportSymbols(), runtimeFailure: nil, images: statuses, notes: notes)
         }
-        var (flat, failure) = RuntimeSymbolication.run(
-            frames: allFrames, images: usable, architecture: report.os.machine)
-        if let inlineChains {
-            flat = inlineChains.complete(flat, frames: allFrames, images: usable)
-            if failure == nil, crashFrames.first?.trust == .context {
-                failure = flat[0]?.first { $0.function.hasPrefix(RuntimeFrames.failurePrefix) }?.function
-            }
+        // Each image's distinct addresses, looked up in one go: a deep recursion repeats one
+        // return address hundreds of times, and the crashing thread's frames are the crash's again.
+        var addresses: [Int: Set<UInt64>] = [:]
+        for frame in allFrames {
+            guard let index = frame.imageIndex, let image = usable[index],
+                let offset = image.image.offset(of: frame.lookupAddress)
+            else { continue }
+            addresses[index, default: []].insert(offset)
+        }
+        let images = addresses.keys.sorted()
+        let answers = cache.symbols(
+            for: images.map { index in
+                DebugImageCache.Request(
+                    path: usable[index]!.path, identity: usable[index]!.identity,
+                    addresses: addresses[index]!.sorted())
+            })
+        let found = Dictionary(uniqueKeysWithValues: zip(images, answers))
+        var flat: [Int: [FrameSymbol]] = [:]
+        for (index, frame) in allFrames.enumerated() {
+            guard let image = frame.imageIndex, let offset = usable[image]?.image.offset(of: frame.lookupAddress),
+                let symbols = found[image]?[offset]
+            else { continue }
+            flat[index] = symbols
+        }
+        // Only a crash's first frame is a trap the compiler may have named.
+        var runtimeFailure: String?
+        if crashFrames.first?.trust == .context {
+            runtimeFailure = flat[0]?.first { $0.function.hasPrefix(RuntimeFrames.failurePrefix) }?.function
         }
         // Back from one flat list to each stack's own frame indices.
         var perStack: [[Int: [FrameSymbol]]] = []
@@ -105,8 +133,6 @@ public struct Symbolicator: Sendable {
                 asyncFrames[index - report.threads.count] = symbols
             }
         }
-        // Only a crash's first frame is a trap the compiler may have named.
-        let runtimeFailure = crashFrames.isEmpty ? nil : failure
         return Symbolication(
             symbols: ReportSymbols(crash: perStack[0], threads: threads, asyncFrames: asyncFrames),
             runtimeFailure: runtimeFailure, images: statuses, notes: notes)
@@ -198,7 +224,6 @@ public struct Symbolication: Sendable, Equatable {
 struct UsableImage: Sendable {
     var image: CrashReport.Image
     var path: String
-    var loadEnd: UInt64
     var identity: ELFImageFile.Identity
 }
 

@@ -28,7 +28,7 @@ final class Collector: Sendable {
         self.configuration = configuration
         try DataDirectory.create(configuration.dataDirectory)
         let symbolicator = Symbolicator(
-            debugDirectories: configuration.debugDirectories, inlineChains: configuration.inlineChains)
+            debugDirectories: configuration.debugDirectories)
         reports = try CollectorReportStore(dataDirectory: configuration.dataDirectory, symbolicator: symbolicator)
         views = SymbolicatedViews(symbolicator: symbolicator)
         sentryEvents = try SentryEventStore(dataDirectory: configuration.dataDirectory)

@@ -30,7 +30,4 @@ struct Configuration: Sendable, Equatable {
     var retryAfterSeconds = 1
     /// Where the debug files of stripped binaries are (`--debug-dir`, `CRASH_REPORTER_DEBUG_DIRS`).
     var debugDirectories = DebugDirectories()
-    /// Where the inlined calls the runtime leaves out come from: the toolchain's `llvm-symbolizer`
-    /// when it is on `PATH`, else the debug information read in process.
-    var inlineChains: InlineChains? = .debugInformation
 }

@@ -158,7 +158,6 @@ struct CrashCollector: ParsableCommand {
         configuration.failNext?.retryAfter = configuration.retryAfterSeconds
         if debugDirectories.contains("") { throw ValidationError("--debug-dir needs a directory") }
         configuration.debugDirectories = DebugDirectories(debugDirectories, environment: environment)
-        configuration.inlineChains = InlineChains.find(environment: environment) ?? .debugInformation
         return configuration
     }
 

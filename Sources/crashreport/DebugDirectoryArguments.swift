@@ -19,13 +19,9 @@ struct DebugDirectoryArguments: ParsableArguments {
         for directory in debugDirectories { try requireNonEmpty(directory, "--debug-dir") }
     }
 
-    /// A symbolicator that also looks in the given directories, then the variable's, and takes
-    /// the inlined calls the runtime leaves out from the toolchain's `llvm-symbolizer` when it
-    /// is on `PATH`, else from the debug information itself.
+    /// A symbolicator that also looks in the given directories, then the variable's.
     func symbolicator(environment: [String: String]) -> Symbolicator {
-        Symbolicator(
-            debugDirectories: DebugDirectories(debugDirectories, environment: environment),
-            inlineChains: InlineChains.find(environment: environment) ?? .debugInformation)
+        Symbolicator(debugDirectories: DebugDirectories(debugDirectories, environment: environment))
     }
 
     /// Symbolicates `report`, writing a note to standard error for each debug file passed over.

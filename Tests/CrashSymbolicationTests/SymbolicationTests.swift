@@ -10,46 +10,6 @@ import Testing
 /// Swift runtime, are turned into a report as the crash handler would write it.
 @Suite("Symbolication")
 struct SymbolicationTests {
-    @Test("the compact image map's counts follow the format's table")
-    func counts() {
-        let table: [(Int, [UInt8])] = [
-            (0, [0x00]), (1, [0x01]), (127, [0x7f]), (128, [0x81, 0x00]), (129, [0x81, 0x01]), (700, [0x85, 0x3c]),
-            (1234, [0x89, 0x52]), (16384, [0x81, 0x80, 0x00]), (65535, [0x83, 0xff, 0x7f]),
-            (2_097_152, [0x81, 0x80, 0x80, 0x00]),
-        ]
-        for (value, bytes) in table { #expect(CompactImageMap.count(value) == bytes, "\(value)") }
-    }
-
-    @Test("addresses take the fewest bytes that survive the reader's sign extension")
-    func addresses() {
-        #expect(CompactImageMap.signedBigEndian(0) == [0])
-        #expect(CompactImageMap.signedBigEndian(0x7f) == [0x7f])
-        #expect(CompactImageMap.signedBigEndian(0xf0e0) == [0x00, 0xf0, 0xe0])
-        #expect(CompactImageMap.signedBigEndian(0x7f42_a390_c000) == [0x7f, 0x42, 0xa3, 0x90, 0xc0, 0x00])
-        #expect(CompactImageMap.signedBigEndian(0xffff_ffff_ff60_0000) == [0xff, 0x60, 0x00, 0x00])
-        #expect(CompactImageMap.signedBigEndian(UInt64.max) == [0xff])
-    }
-
-    @Test("the runtime reads back the image map we write")
-    func imageMapRoundTrip() throws {
-        let long = "/opt/" + String(repeating: "deep/", count: 30) + "libthing.so"
-        let entries = [
-            CompactImageMap.Entry(base: 0x7f00_0000_0000, end: 0x7f00_0000_f0e0, buildID: [1, 2, 3], path: long),
-            CompactImageMap.Entry(base: 0x5555_0000_0000, end: 0x5555_0001_0000, buildID: [], path: "/usr/bin/app"),
-        ]
-        let bytes = CompactImageMap.encode(platform: "x86_64-unknown-linux-gnu", entries: entries)
-        let map = try #require(ImageMap(compactImageMapData: bytes))
-        let images = Array(map)
-        try #require(images.count == 2)
-        #expect(images[0].path == "/usr/bin/app")
-        #expect(images[0].baseAddress == Backtrace.Address(UInt64(0x5555_0000_0000)))
-        #expect(images[0].endOfText == Backtrace.Address(UInt64(0x5555_0001_0000)))
-        #expect(images[1].path == long)
-        #expect(images[1].name == "libthing.so")
-        #expect(images[1].uniqueID == [1, 2, 3])
-        #expect(images[1].endOfText == Backtrace.Address(UInt64(0x7f00_0000_f0e0)))
-    }
-
     @Test("the build id read from the file is the one the runtime sees in memory")
     func buildIDFromFile() throws {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
@@ -58,7 +18,6 @@ struct SymbolicationTests {
         let file = try ELFImageFile.inspect(path: executable)
         #expect(file.buildID == inMemory)
         #expect(file.buildID.count == 40)
-        #expect(file.loadEnd > 0)
         #expect(failure(inspecting: "/etc/hostname") == .notELF)
         #expect(failure(inspecting: "/nonexistent/x.so") == .missing)
         #expect(failure(inspecting: "/tmp") == .notAFile)
@@ -110,6 +69,22 @@ struct SymbolicationTests {
         let libc = try #require(frames.indices.last)
         #expect(frames[libc].image != main)
         #expect(result.symbols.crash[libc]?.last?.function.contains("getpid") == true, "\(result.images)")
+    }
+
+    @Test("a second report of the same build opens no file and reads no unit again")
+    func secondReportReadsNothingWhole() throws {
+        let (report, marker) = try SelfReport.make()
+        var symbolicator = Symbolicator()
+        symbolicator.cache = DebugImageCache(limit: 8)
+        let first = symbolicator.symbolication(of: report)
+        let afterFirst = symbolicator.cache.work
+        #expect(first.symbols.crash.values.contains { $0.contains { $0.line == marker } })
+        #expect(afterFirst.opened > 0 && afterFirst.unitReads > 0)
+        let second = symbolicator.symbolication(of: report)
+        #expect(second == first)
+        #expect(symbolicator.cache.work == afterFirst)
+        symbolicator.cache.removeAll()
+        #expect(symbolicator.cache.work.unitReads == 0)
     }
 
     @Test("every thread of a snapshot is symbolicated, each by its own frame indices")
@@ -222,7 +197,8 @@ enum SelfReport {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         return CrashReport.Image(
             name: (path as NSString).lastPathComponent, path: path, base: Address(mappings[index].start),
-            size: file.loadEnd, buildID: file.buildID, main: path == executable)
+            size: (mappings.filter { $0.path == path }.map(\.end).max() ?? mappings[index].end) - mappings[index].start,
+            buildID: file.buildID, main: path == executable)
     }
 
     static func report(from backtrace: Backtrace) -> CrashReport {

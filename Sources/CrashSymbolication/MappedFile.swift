@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A file mapped read-only into memory, for the symbolicator's readers: only the pages a lookup
+/// touches are read, they are the page cache's (clean, never the process's own heap), and
+/// ``release(_:)`` or the end of the mapping gives them back.
+///
+/// The mapping is never written, so it can be read from any thread. A file truncated while it is
+/// mapped would fault on a read past its new end; the symbolicator maps a file only after
+/// checking it is the report's build, and keeps it no longer than its cache allows.
+final class MappedFile: @unchecked Sendable {
+    let bytes: UnsafeRawBufferPointer
+
+    enum Failure: Error, Equatable {
+        case unreadable(Int32)
+        case empty
+    }
+
+    init(path: String) throws(Failure) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(errno) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw .unreadable(errno) }
+        let size = Int(status.st_size)
+        guard size > 0 else { throw .empty }
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
+            throw .unreadable(errno)
+        }
+        bytes = UnsafeRawBufferPointer(start: base, count: size)
+    }
+
+    deinit {
+        munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+    }
+
+    /// Drops the pages of `range` from this process's memory (they stay in the page cache, and
+    /// a later read maps them again): after a scan of a large section, so that what a lookup
+    /// read does not stay counted against the service.
+    func release(_ range: Range<Int>) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = range.lowerBound / page * page
+        let end = min(bytes.count, range.upperBound)
+        guard end > start, let base = bytes.baseAddress else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, MADV_DONTNEED)
+    }
+}
