@@ -7,9 +7,16 @@ extension Deliverer {
     /// Applies the retention bounds and reads the cap's book.
     func beginPass(_ summary: inout DeliverySummary) -> CapBook {
         var book = CapBook.load(stateDirectory: store.stateDirectory)
-        summary.pruned = Retention.apply(to: store, limits: limits, now: now())
+        summary.pruned = Retention.apply(to: store, limits: limits, now: now()) + Retention.takeRemovedByWriter()
         book.pruned += summary.pruned
         return book
+    }
+
+    /// Applies the retention bounds again within a pass, counting what they removed.
+    func keepBounds(_ book: inout CapBook, _ summary: inout DeliverySummary) {
+        let pruned = Retention.apply(to: store, limits: limits, now: now()) + Retention.takeRemovedByWriter()
+        summary.pruned += pruned
+        book.pruned += pruned
     }
 
     /// Saves the book and says when the next summary falls due.

@@ -54,6 +54,10 @@ package struct Deliverer: Sendable {
         var pausedUntil = isAllowed() ? sendSummaries(&book, &summary, at: passTime) : nil
         for path in store.pendingReports() {
             if stop() { break }
+            // What the running service wrote since the pass began (snapshots, hangs) counts
+            // against the bounds too: they hold before each report, not only at the pass's start.
+            keepBounds(&book, &summary)
+            guard FileSystem.exists(path) else { continue }
             guard isAllowed() else {
                 summary.deleted += store.pendingReports().count
                 store.deletePending()
@@ -76,6 +80,8 @@ package struct Deliverer: Sendable {
                 bytes = try FileSystem.read(path, limit: ReportDecoding.sizeLimit)
                 report = try ReportDecoding.decode(gzipData: bytes)
             } catch {
+                // Removed meanwhile by the bound the running service keeps: not a damaged report.
+                guard FileSystem.exists(path) else { continue }
                 try? store.markRejected(path, status: nil, reason: "damaged report: \(error)", now: now())
                 summary.rejected.append(id)
                 continue

@@ -177,13 +177,16 @@ public enum CrashReporter {
     /// A snapshot or hang report was just written by the running service (on the monitor
     /// thread): the worker running looks again, or a new one starts.
     static func deliverWrittenReport() {
+        if let config = state.withLock({ $0?.configuration }) {
+            Retention.keepPendingBound(
+                of: ReportStore(stateDirectory: config.stateDirectory), limits: config.delivery.limits)
+        }
         startDelivery(forNewReport: true)
     }
 
     private static func startDelivery(forNewReport: Bool) {
-        guard let config = state.withLock({ $0?.configuration }), let transport = Transports.make(config) else {
-            return
-        }
+        guard let config = state.withLock({ $0?.configuration }) else { return }
+        guard let transport = Transports.make(config) else { return }
         let failure = worker.withLock { current -> SystemError? in
             if case .running(let running) = current, forNewReport ? running.deliverNew() : !running.isFinished {
                 return nil

@@ -1,5 +1,6 @@
 import CrashReportDelivery
 import CrashReporterSupport
+import CrashSymbolication
 import Tracking
 
 /// The next-launch worker: on its own thread, after the handlers are armed, it delivers the
@@ -44,6 +45,10 @@ final class DeliveryWorker: Sendable {
             } catch {
                 result = .locked
             }
+            // Nothing read for symbolication stays in the service between passes: the files it
+            // mapped are closed, and the heap it used goes back to the system.
+            Symbolicator.releaseCachedFiles()
+            MemoryRelease.trimHeap()
             // Said before the pass is published, so that whoever waits for it has heard it.
             diagnose(result)
             state.update { $0.passes.append(result) }
