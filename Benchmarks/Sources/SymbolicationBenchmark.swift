@@ -2,10 +2,11 @@ import CrashReportFormat
 import CrashSymbolication
 import Foundation
 
-/// Symbolicating a 30-frame report: `Symbolicator` (the Swift runtime's symbolicator, in
-/// process) against `llvm-symbolizer` piped into `swift-demangle` from the toolchain, for the
-/// same frames of the same images. The report should come from a deep stack (`crash-test crash
-/// stack-overflow`); it is cut to its 30 innermost frames.
+/// Symbolicating a report: `Symbolicator` (the module's own reader, in process) against
+/// `llvm-symbolizer` piped into `swift-demangle` from the toolchain, for the same frames of the
+/// same images. The report is cut to its 30 innermost frames (a deep stack: `crash-test crash
+/// stack-overflow`). The first run opens the files; the others are a second report of the same
+/// build in the same process, as in the collector.
 enum SymbolicationBenchmark {
     static let frameCount = 30
     static let runs = 10
@@ -61,11 +62,11 @@ enum SymbolicationBenchmark {
         let distinct = Set(frames.map { "\($0.ip.hex) \($0.trust)" }).count
         return [
             "\(frames.count) frames, \(distinct) distinct; both look up all \(frames.count)"
-                + " (the symbolicator asks the runtime once per distinct frame).",
+                + " (the symbolicator looks each distinct frame up once).",
             "",
             "| \(frames.count)-frame report | first run | median of \(runs) | frames with a symbol |",
             "|---|---:|---:|---:|",
-            "| `Symbolicator` (Swift runtime, in process) | \(format(ours[0])) ms | \(format(a.median)) ms | \(resolved) |",
+            "| `Symbolicator` (in process) | \(format(ours[0])) ms | \(format(a.median)) ms | \(resolved) |",
             "| `llvm-symbolizer` + `swift-demangle` | \(format(theirs[0])) ms | \(format(b.median)) ms | (\(toolLines) output lines) |",
         ]
     }

@@ -12,6 +12,19 @@ guard FileManager.default.isExecutableFile(atPath: crashTest) else {
     exit(1)
 }
 
+if let index = arguments.firstIndex(of: "--symbolication-only") {
+    // A report given (`next-launch.py` passes one of a large service), else a deep crash-test one.
+    print("## Symbolication\n")
+    var path = arguments.dropFirst(index - arguments.startIndex + 1).first
+    if path == nil {
+        let deep = FileManager.default.temporaryDirectory.appendingPathComponent("bench-deep-\(getpid()).crash")
+        _ = try CrashBenchmark.crashOnce(
+            binary: crashTest, environment: ["SWIFT_BACKTRACE": "enable=no"], kind: "stack-overflow", keep: deep)
+        path = deep.path
+    }
+    SymbolicationBenchmark.run(reportPath: path!).forEach { print($0) }
+    exit(0)
+}
 if arguments.contains("--slow-clients-only") {
     print("## crashreport watch\n")
     SlowClientsBenchmark.run(collector: executableDirectory.appendingPathComponent("crash-collector").path)
