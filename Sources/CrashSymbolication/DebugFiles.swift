@@ -13,6 +13,9 @@ import CrashReporterSupport
 /// image; one from another build is passed over with a note, as a binary from another build is.
 /// So is one whose DWARF the Swift runtime's reader would trap on (``RuntimeDWARFCheck``), so
 /// that the service's worker can look up every image's debug file, the C library's included.
+///
+/// When none of them has it and the image's own file has no DWARF, ``debuginfod`` servers are
+/// asked, and what they send is checked the same way.
 /// See docs/symbolication.md.
 public struct DebugDirectories: Sendable, Equatable {
     /// Where the system's package manager puts debug files (Debian's `-dbgsym`, Fedora's `-debuginfo`).
@@ -20,12 +23,18 @@ public struct DebugDirectories: Sendable, Equatable {
 
     /// The directories, in the order they are searched.
     public var paths: [String]
+    /// The servers asked after the directories; nil: none.
+    public var debuginfod: Debuginfod?
 
-    public init(_ paths: [String] = []) {
+    public init(_ paths: [String] = [], debuginfod: Debuginfod? = nil) {
         var unique: [String] = []
         for path in paths where !path.isEmpty && !unique.contains(path) { unique.append(path) }
         self.paths = unique
+        self.debuginfod = debuginfod
     }
+
+    /// Whether there is nowhere to look.
+    public var isEmpty: Bool { paths.isEmpty && debuginfod == nil }
 
     /// `given` (e.g. `--debug-dir` options) first, then the directories in `CRASH_REPORTER_DEBUG_DIRS`.
     public init(_ given: [String], environment: [String: String]) {
@@ -67,11 +76,25 @@ public struct DebugDirectories: Sendable, Equatable {
         let wanted = image.buildID.lowercased()
         guard !wanted.isEmpty else { return lookup }
         let link = binary.flatMap { DebugLink.of(binaryAt: $0) }
-        for path in candidates(for: image, link: link?.name) {
+        var candidates = candidates(for: image, link: link?.name)
+        var remote: Debuginfod.Found?
+        while true {
+            guard let path = candidates.first else {
+                // Nothing here: a debuginfod server, unless the image's own file has DWARF.
+                guard remote == nil, let debuginfod, !(binary.map(Self.hasDWARF) ?? false) else { break }
+                let found = debuginfod.debugFile(for: image)
+                remote = found
+                lookup.notes += found.notes
+                guard let path = found.path else { break }
+                candidates = [path]
+                continue
+            }
+            candidates.removeFirst()
             do {
                 let file = try ELFImageFile.inspect(path: path)
                 if file.buildID == wanted {
-                    if let link, path.hasSuffix("/" + link.name), !path.hasSuffix("/\(image.name).debug"),
+                    if remote == nil, let link, path.hasSuffix("/" + link.name),
+                        !path.hasSuffix("/\(image.name).debug"),
                         let crc = DebugLink.crc32(ofFileAt: path), crc != link.crc
                     {
                         let expected = String(link.crc, radix: 16)
@@ -100,5 +123,13 @@ public struct DebugDirectories: Sendable, Equatable {
             }
         }
         return lookup
+    }
+
+    /// Whether the file at `path` has DWARF of its own (a `.debug_info` with bytes).
+    static func hasDWARF(_ path: String) -> Bool {
+        guard let sections = try? ELFSections(path: path) else { return false }
+        defer { sections.close() }
+        guard let info = sections.sections[".debug_info"] else { return false }
+        return !info.noBits && info.size > 0
     }
 }

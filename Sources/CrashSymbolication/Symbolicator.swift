@@ -54,7 +54,7 @@ public struct Symbolicator: Sendable {
         where report.images.indices.contains(index) {
             let image = report.images[index]
             var (status, file) = resolve(image)
-            if !debugDirectories.paths.isEmpty, status != .noBuildID {
+            if !debugDirectories.isEmpty, status != .noBuildID {
                 var binary: String?
                 if case .matched(let path) = status { binary = path }
                 let lookup = debugDirectories.lookUp(image, binary: binary)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrashReportDelivery
 import CrashReporterSupport
 import CrashSymbolication
 import Dispatch
@@ -158,6 +159,12 @@ struct CrashCollector: ParsableCommand {
         configuration.failNext?.retryAfter = configuration.retryAfterSeconds
         if debugDirectories.contains("") { throw ValidationError("--debug-dir needs a directory") }
         configuration.debugDirectories = DebugDirectories(debugDirectories, environment: environment)
+        do {
+            configuration.debugDirectories.debuginfod = try Debuginfod(
+                environment: environment, fetcher: HTTPDebugFileFetcher(environment: environment))
+        } catch {
+            throw ValidationError(error.description)
+        }
         configuration.inlineChains = InlineChains.find(environment: environment) ?? .debugInformation
         return configuration
     }
