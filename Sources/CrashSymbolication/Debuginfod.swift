@@ -83,7 +83,8 @@ public struct Debuginfod: Sendable {
             }
             let remaining = deadline - clock.now
             guard remaining > .zero else {
-                found.notes.append("debuginfod: \(label) not looked up on \(server): the \(timeout.inSeconds) s were spent")
+                found.notes.append(
+                    "debuginfod: \(label) not looked up on \(server): the \(timeout.inSeconds) s were spent")
                 return found
             }
             let url = "\(server)/buildid/\(buildID)/\(DebuginfodCache.debuginfo)"

@@ -37,6 +37,10 @@ struct CrashCollector: ParsableCommand {
                                       The same as --fail-next N STATUS.
               CRASH_REPORTER_DEBUG_DIRS=DIR:DIR
                                       More debug directories, searched after --debug-dir.
+              DEBUGINFOD_URLS="URL URL"
+                                      debuginfod servers, asked after the debug directories
+                                      (also DEBUGINFOD_TIMEOUT, DEBUGINFOD_MAXSIZE,
+                                      DEBUGINFOD_CACHE_PATH, as elfutils reads them).
             """,
         version: "crash-collector 0.1.0")
 

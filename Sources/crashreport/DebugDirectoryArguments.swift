@@ -12,7 +12,8 @@ struct DebugDirectoryArguments: ParsableArguments {
         name: .customLong("debug-dir"),
         help: ArgumentHelp(
             "A directory of debug files (DIR/.build-id/ab/cdef….debug or DIR/NAME.debug), checked by build id; "
-                + "repeatable (also: \(EnvironmentVariable.debugDirectories.name)).",
+                + "repeatable (also: \(EnvironmentVariable.debugDirectories.name); then the debuginfod servers "
+                + "in \(EnvironmentVariable.debuginfodURLs.name)).",
             valueName: "dir"))
     var debugDirectories: [String] = []
 
