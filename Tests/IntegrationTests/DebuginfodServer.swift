@@ -44,10 +44,9 @@ final class DebuginfodServer {
         }
     }
 
-    /// The status of a `HEAD` (0 when nothing answers yet).
+    /// The status of a `GET` (0 when nothing answers yet; debuginfod refuses `HEAD`).
     private func status(of path: String) async throws -> Int {
-        var request = URLRequest(url: try #require(URL(string: url + path)), timeoutInterval: 10)
-        request.httpMethod = "HEAD"
+        let request = URLRequest(url: try #require(URL(string: url + path)), timeoutInterval: 10)
         guard let (_, response) = try? await URLSession.shared.data(for: request) else { return 0 }
         return (response as? HTTPURLResponse)?.statusCode ?? 0
     }

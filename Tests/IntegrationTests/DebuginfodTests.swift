@@ -168,11 +168,10 @@ struct DebuginfodTests {
         #expect(missedAgain.stderr.contains("a miss cached in \(missCache.path)"), "\(missedAgain.stderr)")
         #expect(try String(contentsOfFile: missingLog, encoding: .utf8) == asked, "the cached miss asked nobody")
 
-        // Another build's debug file: refused, and neither it nor a miss is cached.
-        let otherBuild = scratch.appendingPathComponent("other.debug").path
-        try await StrippedBinaryTests.binutils([
-            "objcopy", "--only-keep-debug", Binaries.debug("crash-test").path, otherBuild,
-        ])
+        // Another build's file (a small ELF file with a build id of its own): refused, and
+        // neither it nor a miss is cached.
+        let otherBuild = scratch.appendingPathComponent("other-build").path
+        try FileManager.default.copyItem(atPath: "/usr/bin/true", toPath: otherBuild)
         let wrong = try PythonServer(script: "debuginfod_stub.py", arguments: ["file", otherBuild])
         defer { wrong.stop() }
         let wrongURL = "http://127.0.0.1:\(wrong.port)"
