@@ -168,6 +168,20 @@ struct DebuginfodTests {
         #expect(missedAgain.stderr.contains("a miss cached in \(missCache.path)"), "\(missedAgain.stderr)")
         #expect(try String(contentsOfFile: missingLog, encoding: .utf8) == asked, "the cached miss asked nobody")
 
+        // The service's worker asks no server unless told to, even with DEBUGINFOD_URLS set.
+        let worker = [
+            "SENTRY_DSN": "http://key@127.0.0.1:\(closedPort())/1", "CRASH_REPORTER_RETRY_BASE_SECONDS": "0",
+            "DEBUGINFOD_URLS": missingURL,
+            "DEBUGINFOD_CACHE_PATH": scratch.appendingPathComponent("cache-worker").path,
+        ]
+        let quiet = try await scene.sandbox.deliver(worker)
+        #expect(quiet.exitCode == 0, "\(quiet.stderr)")
+        #expect(try String(contentsOfFile: missingLog, encoding: .utf8) == asked, "the worker asked a server")
+        let optedIn = try await scene.sandbox.deliver(worker.merging(["CRASH_REPORTER_DEBUGINFOD": "1"]) { $1 })
+        #expect(optedIn.exitCode == 0, "\(optedIn.stderr)")
+        let askedByWorker = try String(contentsOfFile: missingLog, encoding: .utf8).dropFirst(asked.count)
+        #expect(askedByWorker.contains("/buildid/\(buildID)/debuginfo"), "opted in: \(askedByWorker)")
+
         // Another build's file (a small ELF file with a build id of its own): refused, and
         // neither it nor a miss is cached.
         let otherBuild = scratch.appendingPathComponent("other-build").path
