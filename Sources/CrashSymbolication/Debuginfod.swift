@@ -67,7 +67,8 @@ public struct Debuginfod: Sendable {
             found.path = path
             return found
         case .miss:
-            found.notes.append("debuginfod: no debug file for \(label) (a miss cached in \(cache.root))")
+            found.notes.append(
+                "debuginfod: no debug file for \(label) (a miss cached less than \(Int(cache.missSeconds)) s ago)")
             return found
         case .none:
             break

@@ -6,8 +6,9 @@ import Testing
 /// A stripped release `crash-test` crashes; its debug file and the C library's (`libc6-dbg`) are
 /// served by a real `debuginfod`, and `crashreport show` and the collector name the frames with
 /// nothing but `DEBUGINFOD_URLS`; the files land in elfutils' cache, which elfutils' own
-/// `debuginfod-find` then reads. Servers that are down, silent, without the file or sending
-/// another build's file each leave one note, cost at most the timeout, and cache nothing wrong.
+/// `debuginfod-find` then reads. Servers that are down, silent, redirecting in a circle, without
+/// the file, or sending another build's file or too large a one each leave one note, end within
+/// the timeout, and cache nothing wrong.
 @Suite("Debug files from debuginfod")
 struct DebuginfodTests {
     static let enabled =
@@ -150,6 +151,15 @@ struct DebuginfodTests {
         #expect(notes(timedOut, about: silentURL).first?.contains("timed out") == true, "\(timedOut.stderr)")
         #expect(!FileManager.default.fileExists(atPath: Self.cached(silentCache, buildID).path))
 
+        // Redirects in a circle: the fetcher gives up after 8, with one note.
+        let circleLog = scratch.appendingPathComponent("circle.log").path
+        let circle = try PythonServer(script: "debuginfod_stub.py", arguments: ["circle", circleLog])
+        defer { circle.stop() }
+        let circleURL = "http://127.0.0.1:\(circle.port)"
+        let circling = try await show(circleURL, cache: scratch.appendingPathComponent("cache-circle").path)
+        #expect(notes(circling, about: circleURL).count == 1, "\(circling.stderr)")
+        #expect(notes(circling, about: circleURL).first?.contains("more than 8 redirects") == true)
+
         // Without the file: a note per image, and a miss in elfutils' form (an empty file) that
         // the next run trusts without asking.
         let missingLog = scratch.appendingPathComponent("missing.log").path
@@ -165,7 +175,7 @@ struct DebuginfodTests {
         let asked = try String(contentsOfFile: missingLog, encoding: .utf8)
         #expect(asked.contains("/buildid/\(buildID)/debuginfo"), "\(asked)")
         let missedAgain = try await show(missingURL, cache: missCache.path)
-        #expect(missedAgain.stderr.contains("a miss cached in \(missCache.path)"), "\(missedAgain.stderr)")
+        #expect(missedAgain.stderr.contains("(a miss cached less than 600 s ago)"), "\(missedAgain.stderr)")
         #expect(try String(contentsOfFile: missingLog, encoding: .utf8) == asked, "the cached miss asked nobody")
 
         // The service's worker asks no server unless told to, even with DEBUGINFOD_URLS set.
@@ -197,5 +207,16 @@ struct DebuginfodTests {
         #expect(wrongNotes.first?.contains("ignored, not cached") == true, "\(refusedFile.stderr)")
         let leftovers = (try? FileManager.default.subpathsOfDirectory(atPath: wrongCache.path)) ?? []
         #expect(leftovers.filter { !$0.hasPrefix("cache_") }.isEmpty, "nothing cached: \(leftovers)")
+
+        // Larger than DEBUGINFOD_MAXSIZE: refused while it is read, with one note.
+        let large = try await scene.sandbox.crashreport(
+            ["show", scene.report],
+            [
+                "DEBUGINFOD_URLS": wrongURL, "DEBUGINFOD_CACHE_PATH": wrongCache.path,
+                "DEBUGINFOD_MAXSIZE": "1000",
+            ])
+        #expect(large.exitCode == 0, "\(large.stderr)")
+        #expect(notes(large, about: wrongURL).count == 1, "\(large.stderr)")
+        #expect(notes(large, about: wrongURL).first?.contains("larger than 1000 bytes") == true, "\(large.stderr)")
     }
 }

@@ -4,8 +4,9 @@ Usage: debuginfod_stub.py MODE [FILE]. Prints "listening on PORT" once ready, th
 GET /buildid/... as MODE says:
   missing   404 Not Found, as a server without the file answers;
   file      200 with FILE's bytes, whatever build id was asked for;
-  silent    reads the request and never answers.
-Each request's path is appended to FILE.log (missing and silent: to the path given as FILE).
+  silent    reads the request and never answers;
+  circle    302 to the same path, without end.
+Each request's path is appended to FILE.log (missing, silent and circle: to the path given as FILE).
 It ends when its standard input closes (the test process has gone) or when it is killed.
 """
 
@@ -29,6 +30,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             f.write(self.path + "\n")
         if mode == "silent":
             time.sleep(3600)
+            return
+        if mode == "circle":
+            self.send_response(302)
+            self.send_header("Location", self.path)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
             return
         if mode == "file":
             with open(path, "rb") as f:
