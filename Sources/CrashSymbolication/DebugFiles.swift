@@ -70,59 +70,66 @@ public struct DebugDirectories: Sendable, Equatable {
     }
 
     /// The first candidate for `image` whose build id is the report's; `binary` is the image's
-    /// file on this machine, when it is the report's build (its `.gnu_debuglink` is read).
+    /// file on this machine, when it is the report's build (its `.gnu_debuglink` is read). When
+    /// no directory has one and `binary` has no DWARF of its own, ``debuginfod``'s file.
     func lookUp(_ image: CrashReport.Image, binary: String? = nil) -> Lookup {
         var lookup = Lookup()
         let wanted = image.buildID.lowercased()
         guard !wanted.isEmpty else { return lookup }
         let link = binary.flatMap { DebugLink.of(binaryAt: $0) }
-        var candidates = candidates(for: image, link: link?.name)
-        var remote: Debuginfod.Found?
-        while true {
-            guard let path = candidates.first else {
-                // Nothing here: a debuginfod server, unless the image's own file has DWARF.
-                guard remote == nil, let debuginfod, !(binary.map(Self.hasDWARF) ?? false) else { break }
-                let found = debuginfod.debugFile(for: image)
-                remote = found
-                lookup.notes += found.notes
-                guard let path = found.path else { break }
-                candidates = [path]
-                continue
-            }
-            candidates.removeFirst()
-            do {
-                let file = try ELFImageFile.inspect(path: path)
-                if file.buildID == wanted {
-                    if remote == nil, let link, path.hasSuffix("/" + link.name),
-                        !path.hasSuffix("/\(image.name).debug"),
-                        let crc = DebugLink.crc32(ofFileAt: path), crc != link.crc
-                    {
-                        let expected = String(link.crc, radix: 16)
-                        lookup.notes.append(
-                            "\(path): CRC-32 \(String(crc, radix: 16)), not \(expected) as the binary's .gnu_debuglink says; ignored"
-                        )
-                        continue
-                    }
-                    if let problem = RuntimeDWARFCheck.problem(path: path, identity: file.identity) {
-                        lookup.notes.append("\(path): \(problem); ignored")
-                        continue
-                    }
-                    lookup.found = (path, file)
-                    return lookup
-                }
-                let onDisk = file.buildID.isEmpty ? "no build id" : "build id \(file.buildID)"
-                lookup.notes.append("\(path): \(onDisk), not the report's \(wanted) for \(image.name); ignored")
-            } catch {
-                switch error {
-                case .missing: continue
-                case .notAFile: lookup.notes.append("\(path): not a regular file; ignored")
-                case .unreadable(let reason): lookup.notes.append("\(path): \(reason); ignored")
-                case .notELF: lookup.notes.append("\(path): not an ELF file; ignored")
-                case .unsupported(let reason): lookup.notes.append("\(path): \(reason); ignored")
-                }
+        for path in candidates(for: image, link: link?.name) {
+            if let file = usable(path, for: image, link: link, notes: &lookup.notes) {
+                lookup.found = (path, file)
+                return lookup
             }
         }
+        guard let debuginfod, !(binary.map(Self.hasDWARF) ?? false) else { return lookup }
+        let remote = debuginfod.debugFile(for: image)
+        lookup.notes += remote.notes
+        if let path = remote.path, let file = usable(path, for: image, link: nil, notes: &lookup.notes) {
+            lookup.found = (path, file)
+        }
         return lookup
+    }
+
+    /// The file at `path` when it has `image`'s build id (and `link`'s CRC-32, when it is found
+    /// by the link's name) and the runtime can read its DWARF; else nil, with a note for a file
+    /// that is there but cannot be used.
+    private func usable(
+        _ path: String, for image: CrashReport.Image, link: DebugLink?, notes: inout [String]
+    ) -> ELFImageFile? {
+        let wanted = image.buildID.lowercased()
+        do {
+            let file = try ELFImageFile.inspect(path: path)
+            guard file.buildID == wanted else {
+                let onDisk = file.buildID.isEmpty ? "no build id" : "build id \(file.buildID)"
+                notes.append("\(path): \(onDisk), not the report's \(wanted) for \(image.name); ignored")
+                return nil
+            }
+            if let link, path.hasSuffix("/" + link.name), !path.hasSuffix("/\(image.name).debug"),
+                let crc = DebugLink.crc32(ofFileAt: path), crc != link.crc
+            {
+                let expected = String(link.crc, radix: 16)
+                notes.append(
+                    "\(path): CRC-32 \(String(crc, radix: 16)), not \(expected) as the binary's .gnu_debuglink says; ignored"
+                )
+                return nil
+            }
+            if let problem = RuntimeDWARFCheck.problem(path: path, identity: file.identity) {
+                notes.append("\(path): \(problem); ignored")
+                return nil
+            }
+            return file
+        } catch {
+            switch error {
+            case .missing: break
+            case .notAFile: notes.append("\(path): not a regular file; ignored")
+            case .unreadable(let reason): notes.append("\(path): \(reason); ignored")
+            case .notELF: notes.append("\(path): not an ELF file; ignored")
+            case .unsupported(let reason): notes.append("\(path): \(reason); ignored")
+            }
+            return nil
+        }
     }
 
     /// Whether the file at `path` has DWARF of its own (a `.debug_info` with bytes).
