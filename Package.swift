@@ -52,8 +52,8 @@ let package = Package(
         .executableTarget(
             name: "crash-collector",
             dependencies: [
-                "CrashCollectorParsers", "CrashReporterHTTP", "CrashSymbolication", "CrashReportSentry",
-                "CrashReportFormat", "CrashReporterSupport", "Tracking", argumentParser,
+                "CrashCollectorParsers", "CrashReportDelivery", "CrashReporterHTTP", "CrashSymbolication",
+                "CrashReportSentry", "CrashReportFormat", "CrashReporterSupport", "Tracking", argumentParser,
             ]
         ),
         // The collector's parsers of what clients send (HTTP requests, Sentry envelopes, events
@@ -88,7 +88,10 @@ let package = Package(
         // MARK: Delivery: transports, retry policy, the pending-report store; the analytics provider.
         .target(
             name: "CrashReportDelivery",
-            dependencies: ["CrashReportSentry", "CrashReportFormat", "CrashReporterHTTP", "CrashReporterSupport"]
+            dependencies: [
+                "CrashReportSentry", "CrashSymbolication", "CrashReportFormat", "CrashReporterHTTP",
+                "CrashReporterSupport",
+            ]
         ),
         .target(name: "TrackingEventsAPI", dependencies: ["Tracking", "CrashReporterSupport", "CrashReporterHTTP"]),
 

@@ -7,7 +7,8 @@
 # certificates with it; it brings libssl3), python3-yaml (the deployment docs test parses the pod spec),
 # python3-venv (the analytics tests install the vendors' official clients, posthog and telemetrydeckpy
 # from PyPI, into a venv under .build on first use), libc6-dbg (the C library's debug files in
-# /usr/lib/debug: the system debug directory test reads them)
+# /usr/lib/debug: the system debug directory test reads them), debuginfod (elfutils' server and
+# debuginfod-find: the debuginfod tests serve debug files with it)
 # and chromium (the browser test renders the collector's
 # pages in it, headless) when they are not on PATH. Sourced by demo.sh, test.sh and bench.sh.
 set -euo pipefail
@@ -20,7 +21,7 @@ if ! command -v swift >/dev/null 2>&1; then
     exit 1
 fi
 
-needed=(zlib1g-dev binutils util-linux python3-yaml python3-venv libc6-dbg)
+needed=(zlib1g-dev binutils util-linux python3-yaml python3-venv libc6-dbg debuginfod)
 missing=()
 for package in "${needed[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,5 +1,6 @@
 import CrashReportDelivery
 import CrashReportFormat
+import CrashReporterSupport
 import CrashSymbolication
 import Tracking
 
@@ -15,9 +16,20 @@ enum Transports {
     /// Symbols for the transports that want them, from the binaries still on this machine, or
     /// each image's debug file in `CRASH_REPORTER_DEBUG_DIRS` or the system's `/usr/lib/debug`,
     /// with every inlined call the debug information has (no toolchain here).
+    /// The debuginfod servers of `DEBUGINFOD_URLS` only with `CRASH_REPORTER_DEBUGINFOD=1`: the
+    /// worker makes no network request but the upload unless asked (docs/decisions.md).
     static func symbolicator(environment: [String: String]) -> @Sendable (CrashReport) -> ReportSymbols {
         let listed = DebugDirectories([], environment: environment).paths
-        let symbolicator = Symbolicator(debugDirectories: DebugDirectories(listed + [DebugDirectories.system]))
+        var directories = DebugDirectories(listed + [DebugDirectories.system])
+        do {
+            if try EnvironmentSettings(environment).boolean(.workerDebuginfod) == true {
+                directories.debuginfod = try Debuginfod(
+                    environment: environment, fetcher: HTTPDebugFileFetcher(environment: environment))
+            }
+        } catch {
+            Diagnostics.report("\(error); no debuginfod server is asked", level: .warning)
+        }
+        let symbolicator = Symbolicator(debugDirectories: directories)
         return { report in symbolicator.symbolicate(report) }
     }
 }

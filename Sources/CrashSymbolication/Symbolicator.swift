@@ -57,7 +57,8 @@ public struct Symbolicator: Sendable {
         var notes: [String] = []
         // The system's debug directory last, as gdb and the runtime's own backtracer look there:
         // a distribution's `-dbg` packages name the C library's frames.
-        let searched = DebugDirectories(debugDirectories.paths + [DebugDirectories.system])
+        var searched = debugDirectories
+        if !searched.paths.contains(DebugDirectories.system) { searched.paths.append(DebugDirectories.system) }
         for index in Set(allFrames.compactMap(\.imageIndex)).sorted()
         where report.images.indices.contains(index) {
             let image = report.images[index]

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrashReportDelivery
 import CrashReporterSupport
 import CrashSymbolication
 import Dispatch
@@ -36,6 +37,10 @@ struct CrashCollector: ParsableCommand {
                                       The same as --fail-next N STATUS.
               CRASH_REPORTER_DEBUG_DIRS=DIR:DIR
                                       More debug directories, searched after --debug-dir.
+              DEBUGINFOD_URLS="URL URL"
+                                      debuginfod servers, asked after the debug directories
+                                      (also DEBUGINFOD_TIMEOUT, DEBUGINFOD_MAXSIZE,
+                                      DEBUGINFOD_CACHE_PATH, as elfutils reads them).
             """,
         version: "crash-collector 0.1.0")
 
@@ -158,6 +163,12 @@ struct CrashCollector: ParsableCommand {
         configuration.failNext?.retryAfter = configuration.retryAfterSeconds
         if debugDirectories.contains("") { throw ValidationError("--debug-dir needs a directory") }
         configuration.debugDirectories = DebugDirectories(debugDirectories, environment: environment)
+        do {
+            configuration.debugDirectories.debuginfod = try Debuginfod(
+                environment: environment, fetcher: HTTPDebugFileFetcher(environment: environment))
+        } catch {
+            throw ValidationError(error.description)
+        }
         return configuration
     }
 

@@ -52,7 +52,16 @@ enum ReportPage {
         html += threads(report, except: shownThread, symbols: symbols)
         html += breadcrumbs(report)
         html += images(report)
+        html += notes(symbolication.notes)
         return HTMLPage.document(title: signature.title, body: html)
+    }
+
+    /// What symbolication passed over or could not reach (debug files, debuginfod servers), folded.
+    static func notes(_ notes: [String]) -> String {
+        guard !notes.isEmpty else { return "" }
+        var html = "<details class=\"notes\"><summary>Symbolication notes (\(notes.count))</summary>\n<ul>\n"
+        for note in notes { html += "<li class=\"mono\">\(HTMLPage.escape(note))</li>\n" }
+        return html + "</ul></details>\n"
     }
 
     /// Every thread but the one shown above, each folded under its name.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrashReportDelivery
 import CrashReportFormat
 import CrashReporterSupport
 import CrashSymbolication
@@ -11,7 +12,8 @@ struct DebugDirectoryArguments: ParsableArguments {
         name: .customLong("debug-dir"),
         help: ArgumentHelp(
             "A directory of debug files (DIR/.build-id/ab/cdef….debug or DIR/NAME.debug), checked by build id; "
-                + "repeatable (also: \(EnvironmentVariable.debugDirectories.name)).",
+                + "repeatable (also: \(EnvironmentVariable.debugDirectories.name); then the debuginfod servers "
+                + "in \(EnvironmentVariable.debuginfodURLs.name)).",
             valueName: "dir"))
     var debugDirectories: [String] = []
 
@@ -19,14 +21,21 @@ struct DebugDirectoryArguments: ParsableArguments {
         for directory in debugDirectories { try requireNonEmpty(directory, "--debug-dir") }
     }
 
-    /// A symbolicator that also looks in the given directories, then the variable's.
-    func symbolicator(environment: [String: String]) -> Symbolicator {
-        Symbolicator(debugDirectories: DebugDirectories(debugDirectories, environment: environment))
+    /// A symbolicator that also looks in the given directories, then the variable's, then asks
+    /// the debuginfod servers in `DEBUGINFOD_URLS`. A bad `DEBUGINFOD_TIMEOUT` or
+    /// `DEBUGINFOD_MAXSIZE` is an error.
+    func symbolicator(environment: [String: String]) throws(SettingError) -> Symbolicator {
+        var directories = DebugDirectories(debugDirectories, environment: environment)
+        directories.debuginfod = try Debuginfod(
+            environment: environment, fetcher: HTTPDebugFileFetcher(environment: environment))
+        return Symbolicator(debugDirectories: directories)
     }
 
     /// Symbolicates `report`, writing a note to standard error for each debug file passed over.
-    func symbolication(of report: CrashReport, environment: [String: String]) -> Symbolication {
-        let result = symbolicator(environment: environment).symbolication(of: report)
+    func symbolication(of report: CrashReport, environment: [String: String]) throws(SettingError)
+        -> Symbolication
+    {
+        let result = try symbolicator(environment: environment).symbolication(of: report)
         var errors = StandardStream.error
         for note in result.notes { errors.write("note: \(note)\n") }
         return result

@@ -93,9 +93,13 @@ struct DeliveryArguments: ParsableArguments {
                     + "\(EnvironmentVariable.otlpEndpoint.name))")
         }
         // The service's stored opt-out, and the operators' override, apply here too.
+        let symbolicator: Symbolicator
+        do { symbolicator = try debug.symbolicator(environment: environment) } catch {
+            throw ToolFailure(description: error.description)
+        }
         return configuration.deliverer(
             store: ReportStore(stateDirectory: directory), transport: transport,
-            symbolicate: { [symbolicator = debug.symbolicator(environment: environment)] in
+            symbolicate: { [symbolicator] in
                 symbolicator.symbolicate($0)
             })
     }

@@ -36,7 +36,7 @@ struct ExportCommand: ToolSubcommand {
             output.write(try JSONRenderer().render(report))
         case .sentryEnvelope:
             let data = try SentryEnvelope.make(
-                report: report, symbols: debug.symbolication(of: report, environment: environment).symbols,
+                report: report, symbols: try debug.symbolication(of: report, environment: environment).symbols,
                 release: EnvironmentSettings(environment).text(.sentryRelease)
                     ?? (report.app.version.isEmpty ? nil : report.app.version),
                 environment: EnvironmentSettings(environment).text(.sentryEnvironment) ?? report.app.environment,

@@ -61,7 +61,7 @@ struct ListCommand: ToolSubcommand {
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
         let rows = Self.rows(
             in: try stateDirectory.resolved(environment: environment),
-            symbolicator: debug.symbolicator(environment: environment))
+            symbolicator: try debug.symbolicator(environment: environment))
         if json {
             output.write(try prettyJSON(rows))
             return

@@ -29,7 +29,7 @@ struct ShowCommand: ToolSubcommand {
             output.write(try JSONRenderer().render(report))
             return
         }
-        let symbolication = noSymbols ? nil : debug.symbolication(of: report, environment: environment)
+        let symbolication = noSymbols ? nil : try debug.symbolication(of: report, environment: environment)
         let renderer = TextRenderer(
             symbols: symbolication?.symbols ?? ReportSymbols(), runtimeFailure: symbolication?.runtimeFailure)
         output.write(renderer.render(report))

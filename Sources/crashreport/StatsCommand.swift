@@ -100,7 +100,7 @@ struct StatsCommand: ToolSubcommand {
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
         let (groups, damaged) = Self.groups(
             in: try stateDirectory.resolved(environment: environment),
-            symbolicator: debug.symbolicator(environment: environment))
+            symbolicator: try debug.symbolicator(environment: environment))
         if json {
             output.write(try prettyJSON(groups))
             return

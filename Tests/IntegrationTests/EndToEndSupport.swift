@@ -16,11 +16,13 @@ final class CollectorChild {
 
     /// `home` is the collector's `$HOME`: a report's `~/bin/crash-test` is looked up there.
     /// `port` 0 lets the collector pick a free one.
-    init(data: URL, home: URL, port: Int = 0, arguments: [String] = []) async throws {
+    init(
+        data: URL, home: URL, port: Int = 0, arguments: [String] = [], environment: [String: String] = [:]
+    ) async throws {
         self.data = data
         child = try ChildProcess.start(
             [Binaries.debug("crash-collector").path, "--port", String(port), "--data", data.path] + arguments,
-            environment: ["PATH": "/usr/bin:/bin", "HOME": home.path], timeout: 20)
+            environment: ["PATH": "/usr/bin:/bin", "HOME": home.path].merging(environment) { $1 }, timeout: 20)
         let stdout = child.directory.appendingPathComponent("stdout")
         let prefix = "crash-collector listening on http://127.0.0.1:"
         // The file is read once more after the deadline: under a full test run this task may

@@ -49,6 +49,14 @@ package enum EnvironmentVariable: String, Sendable, CaseIterable {
     // Symbolication.
     case debugDirectories = "CRASH_REPORTER_DEBUG_DIRS"
     case path = "PATH"
+    // debuginfod's own, as elfutils reads them (the tools; the service's worker only with
+    // `CRASH_REPORTER_DEBUGINFOD`).
+    case debuginfodURLs = "DEBUGINFOD_URLS"
+    case debuginfodTimeout = "DEBUGINFOD_TIMEOUT"
+    case debuginfodMaxSize = "DEBUGINFOD_MAXSIZE"
+    case debuginfodCachePath = "DEBUGINFOD_CACHE_PATH"
+    case xdgCacheHome = "XDG_CACHE_HOME"
+    case workerDebuginfod = "CRASH_REPORTER_DEBUGINFOD"
 
     // The HTTP client: proxies and trust store, read as curl and OpenSSL read them.
     case httpProxy = "http_proxy"
