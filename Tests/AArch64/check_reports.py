@@ -134,6 +134,10 @@ def test_segv(test):
     expect(names.index("main") == names.index("run") + 1, f"run then main: {names}")
     check_registers(crash)
     expect(report["threads"][0]["main"] is True, "not the main thread")
+    # `show` symbolicates the aarch64 driver from its own symbol table, on the host.
+    show = test.text("show.txt")
+    for name in ("crash_segv + ", "run + ", "main + "):
+        expect(name in show, f"`show` does not name {name.strip(' +')}")
 
 
 def test_bus(test):

@@ -255,7 +255,10 @@ NOINLINE static int run(const char *test, const char *dir) {
     else if (strcmp(test, "overflow-main") == 0) g_sink += overflow(0);
     else if (strcmp(test, "overflow-thread") == 0) {
         pthread_t thread;
-        pthread_create(&thread, NULL, overflow_thread_main, NULL);
+        pthread_attr_t attributes;
+        pthread_attr_init(&attributes);
+        pthread_attr_setstacksize(&attributes, 1 << 20); // a short walk under the emulator
+        pthread_create(&thread, &attributes, overflow_thread_main, NULL);
         pthread_join(thread, NULL);
     } else if (strcmp(test, "threads") == 0) run_threads();
     else if (strcmp(test, "breadcrumbs") == 0) run_breadcrumbs();
