@@ -83,7 +83,8 @@ run() {
 tests=(segv bus abort brk overflow-thread threads snapshot breadcrumbs async-record async-register async-damaged)
 for test in "${tests[@]}"; do run "$test" "$test"; done
 # A main thread of 1 MiB instead of 8 (the driver gives its overflowing thread 1 MiB too): the
-# emulated walk of 16,000 frames took 8 s on a loaded machine, near the report's 10 s watchdog.
+# emulated walk of half a million 16-byte frames took 8 s on a loaded machine, near the report's
+# 10 s watchdog.
 run overflow-main overflow-main QEMU_STACK_SIZE=1048576
 # The probe: a SIGSEGV and an abort(), a crash with three parked threads captured, a snapshot.
 for test in segv abort threads snapshot; do
