@@ -250,6 +250,9 @@ SCR_HIDDEN void scr_threads_escape_if_unwinding(pid_t tid);
 // The highest real-time signal whose action is still the default, 0 when none: the capture
 // signal install chooses. Async-signal-safe (sigaction, only to read).
 SCR_HIDDEN int scr_sigmask_free_signal(void);
+// The highest real-time signal below `limit` whose action is still the default, 0 when none.
+// Async-signal-safe (sigaction, only to read).
+SCR_HIDDEN int scr_sigmask_free_signal_below(int limit);
 // From now on a blanket mask leaves `sig` open (0: none); before the first call, the signal
 // scr_sigmask_free_signal names at that moment. Install calls it. Async-signal-safe.
 SCR_HIDDEN void scr_sigmask_keep_open(int sig);

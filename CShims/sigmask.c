@@ -42,8 +42,11 @@ static _Atomic int g_kept;    // the signal install chose (0: none was free)
 static _Atomic int g_chosen;  // install has called scr_sigmask_keep_open
 
 // Async-signal-safe (sigaction, only to read).
-int scr_sigmask_free_signal(void) {
-    for (int sig = SIGRTMAX; sig >= SIGRTMIN; sig--) {
+int scr_sigmask_free_signal(void) { return scr_sigmask_free_signal_below(SIGRTMAX + 1); }
+
+// Async-signal-safe (sigaction, only to read).
+int scr_sigmask_free_signal_below(int limit) {
+    for (int sig = limit - 1; sig >= SIGRTMIN; sig--) {
         struct sigaction current;
         if (sigaction(sig, NULL, &current) == 0 && current.sa_handler == SIG_DFL &&
             !(current.sa_flags & SA_SIGINFO)) {

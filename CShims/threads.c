@@ -1,15 +1,15 @@
 // Capturing every other thread of the process, from inside it, without ptrace.
 //
-// Install picks a real-time signal nobody handles (the highest one whose action is SIG_DFL),
-// installs on_capture for it and reserves one slot per thread (up to the configured maximum)
-// with room for its frames. To capture, the thread writing a report lists /proc/self/task
-// (tasks.c), gives each other thread a slot (its id, state REQUESTED) and sends it the signal
-// with tgkill. Each thread then runs on_capture on its own alternate stack: it claims its slot
-// (REQUESTED -> CAPTURING), saves its registers from the signal's ucontext, reads its name and
-// unwinds its own stack from there into the slot, and marks it DONE. The writer waits until
+// Install picks a real-time signal nobody handles (the highest one whose action is SIG_DFL and that
+// can be sent: can_send), installs on_capture for it and reserves one slot per thread (up to the
+// configured maximum) with room for its frames. To capture, the thread writing a report lists
+// /proc/self/task (tasks.c), gives each other thread a slot (its id, state REQUESTED) and sends it
+// the signal with tgkill. Each thread then runs on_capture on its own alternate stack: it claims
+// its slot (REQUESTED -> CAPTURING), saves its registers from the signal's ucontext, reads its name
+// and unwinds its own stack from there into the slot, and marks it DONE. The writer waits until
 // every slot is DONE or the time bound passes; a slot still REQUESTED then is ABANDONED (a late
-// signal finds no slot and returns), and /proc/self/task/<tid>/status says why the thread did
-// not answer: the signal blocked, or the thread stopped.
+// signal finds no slot and returns), and /proc/self/task/<tid>/status says why the thread did not
+// answer: the signal blocked, or the thread stopped.
 //
 // For a crash the threads stay in on_capture (`hold`) until the report is written, so that
 // none of them changes what the report shows or ends the process meanwhile; for a snapshot each
@@ -192,6 +192,15 @@ static void on_capture(int sig, siginfo_t *info, void *ucontext) {
     errno = saved_errno;
 }
 
+// Not async-signal-safe by intent (install only), though tgkill is. Whether `sig` can be sent:
+// the kernel delivers every real-time signal, but qemu-user accepts a handler for its highest
+// ones, which it cannot map onto a host signal, and fails their tgkill with EINVAL
+// (docs/signal-safety.md, "arm64, under qemu-user"). The signal goes to this thread, whose on_capture
+// finds no slot for it and returns.
+static bool can_send(int sig) {
+    return syscall(SYS_tgkill, getpid(), scr_gettid(), sig) == 0 || errno != EINVAL;
+}
+
 // Not async-signal-safe (mmap, sigaction); called once at install.
 int scr_threads_prepare(const scr_config *config) {
     uint32_t max_threads = config->max_threads == 0 ? 256 : config->max_threads;
@@ -213,19 +222,29 @@ int scr_threads_prepare(const scr_config *config) {
     g_threads.max_frames = max_frames;
     g_threads.timeout_ms = timeout;
 
-    int sig = scr_sigmask_free_signal();
-    // Kept open in blanket masks from now on (sigmask.c), before the handler is in place.
-    scr_sigmask_keep_open(sig);
-    if (sig == 0) return SCR_OK; // every real-time signal is taken: reports show the crashing thread only
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_sigaction = on_capture;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
     sigemptyset(&action.sa_mask);
-    if (sigaction(sig, &action, NULL) != 0) {
-        scr_sigmask_keep_open(0);
-        return SCR_ERR_SIGACTION;
+    int sig = scr_sigmask_free_signal();
+    // Kept open in blanket masks from now on (sigmask.c), before the handler is in place.
+    scr_sigmask_keep_open(sig);
+    while (sig != 0) {
+        if (sigaction(sig, &action, NULL) != 0) {
+            scr_sigmask_keep_open(0);
+            return SCR_ERR_SIGACTION;
+        }
+        if (can_send(sig)) break;
+        // Accepted but never delivered (qemu-user's highest real-time signals): the next one down.
+        struct sigaction default_action;
+        memset(&default_action, 0, sizeof default_action);
+        default_action.sa_handler = SIG_DFL;
+        sigaction(sig, &default_action, NULL);
+        sig = scr_sigmask_free_signal_below(sig);
+        scr_sigmask_keep_open(sig);
     }
+    if (sig == 0) return SCR_OK; // every real-time signal is taken: reports show the crashing thread only
     g_threads.signal = sig;
     return SCR_OK;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs missing system packages, checks that no type
-# name is declared in two modules (scripts/check-type-names.sh) and, once built, that the
+# name is declared in two modules (scripts/check-type-names.sh), runs the C core's crash tests on
+# arm64 under qemu-user (scripts/test-aarch64.sh), checks once built that the
 # products' public API names no type of a module outside them (scripts/check-public-api.sh),
 # builds the example service in release mode too (the crash tests crash both builds: -O code
 # has no frame pointers), runs `swift test` one group of test targets per run, then the sanitizer runs
@@ -18,6 +19,11 @@ source scripts/ensure-deps.sh
 
 # Lint, before anything builds: each top-level type name declared in one module only.
 bash scripts/check-type-names.sh
+
+# The C core's crash tests on arm64 under qemu-user, first: they need no Swift build but the
+# reader's (docs/signal-safety.md, "arm64, under qemu-user"). A failure fails the run at the end.
+aarch64_status=0
+bash scripts/test-aarch64.sh || aarch64_status=1
 
 swift build -c release --product crash-test
 swift build --build-tests
@@ -42,4 +48,5 @@ FUZZ_JOBS=2 FUZZ_CONFIGURATION=debug bash scripts/fuzz.sh all 20 || status=1
 if [ "${CRASH_REPORTER_SKIP_SANITIZERS:-0}" != 1 ]; then
     bash scripts/sanitizers.sh "$@" || status=1
 fi
+if [ "$aarch64_status" -ne 0 ]; then status=1; fi
 exit $status
