@@ -65,10 +65,14 @@ public struct CrashSignature: Hashable, Sendable, CustomStringConvertible {
             FatalErrorMessage.stripped(crash.message)
             ?? RuntimeFrames.failureReason(in: symbols.crash[0] ?? []) ?? ArithmeticFault.reason(crash.signal)
         var frames: [String] = []
+        var dependencyFrames: [String] = []
         var hasNames = false
-        func add(_ name: String) {
-            if frames.last != name, frames.count < depth { frames.append(name) }
+        func add(_ name: String, to list: inout [String]) {
+            if list.last != name, list.count < depth { list.append(name) }
         }
+        // Every machine that groups draws the same line between the app and its dependencies:
+        // the checkouts only, never a prefix configured on one of them (docs/decisions.md).
+        let dependencies = DependencyPaths()
         // In call order: after the synchronous frames up to the async function that ran, the
         // functions awaiting it, so that a crash in the runtime or the standard library, under
         // an executor's frames, is named by the service's async functions.
@@ -77,12 +81,23 @@ public struct CrashSignature: Hashable, Sendable, CustomStringConvertible {
             guard let image = report.image(of: frame), image.main else { continue }
             if let resolved = stack?.symbols[index], !resolved.isEmpty {
                 for symbol in resolved where !RuntimeFrames.isRuntime(symbol) {
-                    add(symbol.function)
-                    hasNames = true
+                    // A thunk forwards to the frame before it, which names the call already.
+                    if CompilerThunks.isThunk(symbol.function) { continue }
+                    if dependencies.isDependency(symbol) {
+                        add(symbol.function, to: &dependencyFrames)
+                    } else {
+                        add(symbol.function, to: &frames)
+                        hasNames = true
+                    }
                 }
             } else if let offset = image.offset(of: frame.lookupAddress) {
-                add("\(image.name)+0x\(String(offset, radix: 16))")
+                add("\(image.name)+0x\(String(offset, radix: 16))", to: &frames)
             }
+        }
+        // A crash with no frame of the service's own code is named by its dependencies' frames.
+        if frames.isEmpty, !dependencyFrames.isEmpty {
+            frames = dependencyFrames
+            hasNames = true
         }
         if frames.isEmpty, let first = crash.frames.first {
             // Nothing of the app: where it crashed stands in.

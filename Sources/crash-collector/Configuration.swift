@@ -1,3 +1,4 @@
+import CrashReportFormat
 import CrashSymbolication
 
 /// Everything the command line sets.
@@ -33,4 +34,7 @@ struct Configuration: Sendable, Equatable {
     /// Where the inlined calls the runtime leaves out come from: the toolchain's `llvm-symbolizer`
     /// when it is on `PATH`, else the debug information read in process.
     var inlineChains: InlineChains? = .debugInformation
+    /// Where the dependencies' sources are (`CRASH_REPORTER_DEPENDENCY_PATHS`): their frames are
+    /// not highlighted as the service's own on the report page.
+    var dependencyPaths = DependencyPaths()
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrashReportFormat
 import CrashReporterSupport
 import CrashSymbolication
 import Dispatch
@@ -21,7 +22,7 @@ struct CrashCollector: ParsableCommand {
             SIGINT. See docs/collector.md.
 
             ENDPOINTS:
-              POST /api/reports               a crash report file (gzip), X-Crash-Report-ID
+              POST /api/reports, /            a crash report file (gzip), X-Crash-Report-ID
               POST /api/<project>/envelope/   a Sentry envelope, X-Sentry-Auth
               POST /v1/events                 analytics events, X-Write-Key
               POST /v1/logs                   OTLP logs, protobuf or JSON
@@ -36,6 +37,9 @@ struct CrashCollector: ParsableCommand {
                                       The same as --fail-next N STATUS.
               CRASH_REPORTER_DEBUG_DIRS=DIR:DIR
                                       More debug directories, searched after --debug-dir.
+              CRASH_REPORTER_DEPENDENCY_PATHS=PREFIX:PREFIX
+                                      Source path prefixes of dependencies (besides package
+                                      checkouts), whose frames are not the service's own.
             """,
         version: "crash-collector 0.1.0")
 
@@ -159,6 +163,7 @@ struct CrashCollector: ParsableCommand {
         if debugDirectories.contains("") { throw ValidationError("--debug-dir needs a directory") }
         configuration.debugDirectories = DebugDirectories(debugDirectories, environment: environment)
         configuration.inlineChains = InlineChains.find(environment: environment) ?? .debugInformation
+        configuration.dependencyPaths = DependencyPaths(environment: environment)
         return configuration
     }
 

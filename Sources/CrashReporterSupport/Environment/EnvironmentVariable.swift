@@ -48,6 +48,8 @@ package enum EnvironmentVariable: String, Sendable, CaseIterable {
 
     // Symbolication.
     case debugDirectories = "CRASH_REPORTER_DEBUG_DIRS"
+    /// Source path prefixes of the service's dependencies (`DependencyPaths`).
+    case dependencyPaths = "CRASH_REPORTER_DEPENDENCY_PATHS"
     case path = "PATH"
 
     // The HTTP client: proxies and trust store, read as curl and OpenSSL read them.
