@@ -4,15 +4,17 @@
 /// - the signal;
 /// - the innermost frames of the service's own code (the main executable), as their demangled
 ///   function names without offsets, inlined calls counted as frames of their own, in call
-///   order with the crashing thread's async frames (``CallStack``: the functions awaiting the
+///   order with the crashing thread's async frames (`CallStack`: the functions awaiting the
 ///   async function that ran come before the executor's frames); the runtime's and libc's
 ///   frames, the standard library's code compiled into the app (a specialized
 ///   `Array.subscript.getter`, known by its linkage name), `_assertionFailure`, `fatalError` and
-///   the `Swift runtime failure: …` pseudo-frame are left out (``RuntimeFrames``), and a
-///   function repeated in a row (a recursion) counts once;
-/// - for a fatal error, its message without the file and line (``FatalErrorMessage``), or for a
+///   the `Swift runtime failure: …` pseudo-frame are left out (`RuntimeFrames`), so are a
+///   dependency's frames (their source in a package checkout, ``DependencyPaths``, unless no
+///   frame is the app's own) and compiler thunks (`partial apply for …`), and a function
+///   repeated in a row (a recursion) counts once;
+/// - for a fatal error, its message without the file and line (`FatalErrorMessage`), or for a
 ///   `-O` trap the runtime failure's reason, or for a `SIGFPE` what its code says
-///   (``ArithmeticFault``).
+///   (`ArithmeticFault`).
 ///
 /// A frame of the app that has no name (nothing symbolicated it) stands as `image+0xoffset`.
 /// When no frame is in the app, the innermost frame stands in.
@@ -37,6 +39,7 @@ public struct CrashSignature: Hashable, Sendable, CustomStringConvertible {
     /// The number of app frames a crash's signature keeps.
     public static let defaultDepth = 3
 
+    /// A signature with each of its parts, as stored (the collector's index keeps them).
     public init(
         signal: String, frames: [String], message: String? = nil, kind: CrashReport.Kind = .crash,
         hasNames: Bool = false
