@@ -1,7 +1,8 @@
 /// The functions the compiler makes to forward a call to another: a closure's context applied
 /// (`partial apply for …`), a function's calling convention changed (`reabstraction thunk …`,
 /// `thunk for …`), a protocol requirement or a class method dispatched (`protocol witness for …`,
-/// `dispatch thunk of …`). Each sits between two frames of a stack and says nothing the frame it
+/// `dispatch thunk of …`), a closure made callable from C (`@objc closure #1 in …`, the entry a C
+/// library such as NIO's HTTP parser calls). Each sits between two frames of a stack and says nothing the frame it
 /// forwards to does not say, so people are shown it folded into that frame and signatures leave
 /// it out (docs/grouping.md). A `merged …` function is the code of several identical functions,
 /// not a forwarder: it stays a frame.
@@ -10,7 +11,7 @@ package enum CompilerThunks {
     static let prefixes = [
         "partial apply for ", "partial apply forwarder for ", "reabstraction thunk", "thunk for ",
         "protocol witness for ", "dispatch thunk of ", "@objc thunk for ", "dynamic thunk for ",
-        "vtable thunk for ",
+        "vtable thunk for ", "@objc ",
     ]
 
     /// `function` (a demangled name) is a compiler thunk.

@@ -103,6 +103,24 @@ struct DependencyFramesTests {
         #expect(CrashSignature(report: report, symbols: symbols).frames.first == "closure #1 in routes(_:)")
     }
 
+    @Test func thunksByTheDemanglersNames() {
+        for name in [
+            "partial apply for closure #1 in routes(_:)", "reabstraction thunk helper from @escaping () -> ()",
+            "thunk for @escaping @callee_guaranteed () -> ()",
+            "protocol witness for Responder.respond(to:) in conformance X",
+            "dispatch thunk of Responder.respond(to:)",
+            "@objc closure #10 in BetterHTTPParser.init(kind:configuration:)",
+        ] {
+            #expect(CompilerThunks.isThunk(name), "\(name)")
+        }
+        for name in [
+            "closure #1 in routes(_:)", "merged closure #1 in f()", "(1) await resume partial function for level2()",
+            "RoutesBuilder.on(_:body:use:)",
+        ] {
+            #expect(!CompilerThunks.isThunk(name), "\(name)")
+        }
+    }
+
     @Test func aThunkStaysInACycleAndAsTheInnermostFrame() throws {
         let thunk = [FrameSymbol(function: "partial apply for walk(_:)")]
         let walk = [FrameSymbol(function: "walk(_:)", file: Self.app)]
