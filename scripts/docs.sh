@@ -45,14 +45,15 @@ for product in "${products[@]}"; do
         continue
     fi
     mkdir -p "$graphs/$product"
+    # CZlib is a system library target: its module map stays in Sources/, not in the build.
     swift symbolgraph-extract -module-name "$product" -target "$triple" -I "$bin/Modules" -I "$bin" \
         -minimum-access-level public -output-dir "$graphs/$product" \
-        -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap -Xcc -I -Xcc CShims/include
+        -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap
     python3 scripts/docs-coverage.py "$product" "$graphs/$product" || status=1
     rm -rf ".build/docs/$product.doccarchive"
     "$docc" convert "$catalog" --additional-symbol-graph-dir "$graphs/$product" \
         --output-path ".build/docs/$product.doccarchive" --fallback-display-name "$product" \
-        --fallback-bundle-identifier "swift-crash-reporter.$product" --warnings-as-errors || {
+        --fallback-bundle-identifier "swift-crash-reporter.$product" --warnings-as-errors | sed '/^$/d' || {
         echo "Error: docc convert failed for $product" >&2
         status=1
     }
