@@ -41,6 +41,10 @@ for group in "$unit_tests" "$integration_tests" 'CrashCollectorTests' 'Integrati
     echo "==> swift test --filter '$group'"
     CRASH_REPORTER_REQUIRE_RELEASE=1 swift test --skip-build --filter "$group" "$@" || status=1
 done
+# The API reference (DocC) of every public product from the debug build above: a public symbol
+# without a doc comment, or any DocC warning, fails the run (scripts/docs.sh).
+echo "==> scripts/docs.sh"
+bash scripts/docs.sh || status=1
 # Every fuzz target for 20 s, two at a time, from its committed corpus and past findings
 # (docs/fuzzing.md): a parser change that crashes on any of them, or soon after, fails the run.
 echo "==> scripts/fuzz.sh all 20"

@@ -9,6 +9,7 @@ extension CrashReport {
         /// upper bound of the end, and `uptime_ms` the run's length up to it.
         public var runStartedMs: Int64
 
+        /// An abnormal exit of `exitClass` of the run that started at `runStartedMs`.
         public init(exitClass: ExitClass, runStartedMs: Int64) {
             self.exitClass = exitClass
             self.runStartedMs = runStartedMs

@@ -3,10 +3,14 @@
 public struct Address: RawRepresentable, Sendable, Hashable, Comparable, Codable, CustomStringConvertible,
     ExpressibleByIntegerLiteral
 {
+    /// The address as a number.
     public var rawValue: UInt64
 
+    /// The address `rawValue`.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
+    /// The address `value`.
     public init(_ value: UInt64) { self.rawValue = value }
+    /// The address written as a number literal (`0x55d0c3a01234`).
     public init(integerLiteral value: UInt64) { self.rawValue = value }
 
     /// Parses the report's form: `0x` followed by 1 to 16 lower-case hex digits.
@@ -29,10 +33,13 @@ public struct Address: RawRepresentable, Sendable, Hashable, Comparable, Codable
         return "0x" + String(repeating: "0", count: 16 - digits.count) + digits
     }
 
+    /// The report's form, ``hex``.
     public var description: String { hex }
 
+    /// Orders addresses by their value.
     public static func < (lhs: Address, rhs: Address) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// Reads the report's form, a hex string (``init(hex:)``); anything else is a decoding error.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -43,6 +50,7 @@ public struct Address: RawRepresentable, Sendable, Hashable, Comparable, Codable
         self = address
     }
 
+    /// Writes the report's form, ``hex``.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(hex)

@@ -8,6 +8,7 @@ extension CrashReport {
         /// Oldest first.
         public var items: [Breadcrumb]
 
+        /// The breadcrumbs of a ring of `capacity` slots, `torn` of them left out, `items` oldest first.
         public init(capacity: Int, torn: Int, items: [Breadcrumb]) {
             self.capacity = capacity
             self.torn = torn
@@ -17,12 +18,23 @@ extension CrashReport {
 
     /// One breadcrumb.
     public struct Breadcrumb: Codable, Sendable, Equatable {
+        /// How much a breadcrumb matters, as the service recorded it.
         public enum Level: String, Codable, Sendable, CaseIterable {
-            case debug, info, warning, error, fatal
+            /// Detail for debugging.
+            case debug
+            /// Something the service did.
+            case info
+            /// Something that went wrong and was handled.
+            case warning
+            /// Something that failed.
+            case error
+            /// Something the service could not go on after.
+            case fatal
         }
 
         /// When it was recorded, Unix milliseconds.
         public var timestampMs: Int64
+        /// How much it mattered.
         public var level: Level
         /// e.g. `tracking`.
         public var category: String
@@ -31,6 +43,7 @@ extension CrashReport {
         /// At most 4 pairs, scrubbed when recorded.
         public var data: [String: String]
 
+        /// A breadcrumb with each of its fields.
         public init(timestampMs: Int64, level: Level, category: String, message: String, data: [String: String]) {
             self.timestampMs = timestampMs
             self.level = level

@@ -36,6 +36,7 @@ extension CrashReport {
         /// The Swift task the thread was running, when it ran one and the handler could read it.
         public var task: RunningTask?
 
+        /// A captured thread with each of its fields; what the report's JSON leaves out has its default.
         public init(
             id: Int, name: String, crashed: Bool, main: Bool, registers: Registers?, frames: [Frame],
             framesTruncated: Bool = false, framesOmitted: Int = 0, framesOmittedAt: Int? = nil,

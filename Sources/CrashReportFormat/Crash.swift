@@ -1,10 +1,13 @@
 extension CrashReport {
     /// `crash`: what happened and where.
     public struct Crash: Codable, Sendable, Equatable {
+        /// The signal that ended the process.
         public var signal: Signal
         /// The Swift runtime's fatal-error message, when it recorded one.
         public var message: String?
+        /// The thread that crashed.
         public var thread: Thread
+        /// The crashing thread's registers when the signal arrived.
         public var registers: Registers
         /// The crashing thread's stack, innermost first.
         public var frames: [Frame]
@@ -19,6 +22,7 @@ extension CrashReport {
         /// Where in ``frames`` the left-out frames were; `frames.count` when none were.
         public var framesOmittedAt: Int
 
+        /// A crash with each of its fields; `framesOmittedAt` defaults to `frames.count` (none omitted).
         public init(
             signal: Signal, message: String?, thread: Thread, registers: Registers, frames: [Frame],
             framesTruncated: Bool, unwindError: String?, framesOmitted: Int = 0, framesOmittedAt: Int? = nil
@@ -91,6 +95,7 @@ extension CrashReport {
         /// `si_addr`: the faulting address or instruction; `0x0` for signals sent by a process.
         public var address: Address
 
+        /// A signal with each of its fields.
         public init(number: Int, name: String, code: Int, codeName: String, address: Address) {
             self.number = number
             self.name = name
@@ -115,6 +120,7 @@ extension CrashReport {
         /// Whether it is the main thread.
         public var main: Bool
 
+        /// A thread with each of its fields.
         public init(id: Int, name: String, main: Bool) {
             self.id = id
             self.name = name

@@ -24,7 +24,9 @@ public struct CrashReport: Codable, Sendable, Equatable {
     public var timestampMs: Int64
     /// How long the process had been running, in milliseconds.
     public var uptimeMs: Int64
+    /// The service the report is about.
     public var app: App
+    /// The system it ran on.
     public var os: OperatingSystem
     /// What happened and where, for a crash; nil for a snapshot or a hang.
     public var crash: Crash?
@@ -38,7 +40,9 @@ public struct CrashReport: Codable, Sendable, Equatable {
     public var threadsTotal: Int
     /// Threads beyond the configured maximum, not in ``threads``.
     public var threadsOmitted: Int
+    /// The binaries loaded in the process, the main executable first.
     public var images: [Image]
+    /// What the service recorded before the report was written.
     public var breadcrumbs: Breadcrumbs
 
     /// A report. `threads` defaults to the crashing thread alone (built from `crash`), and
@@ -91,11 +95,16 @@ public struct CrashReport: Codable, Sendable, Equatable {
 extension CrashReport {
     /// `app`: what the service passed to `CrashReporter.Options` (empty strings when unknown).
     public struct App: Codable, Sendable, Equatable {
+        /// `app.name`: the service's name.
         public var name: String
+        /// `app.version`: its version, e.g. `1.4.2`.
         public var version: String
+        /// `app.build`: its build number or commit.
         public var build: String
+        /// `app.environment`: where it ran, e.g. `production`.
         public var environment: String
 
+        /// The app with each of its fields.
         public init(name: String, version: String, build: String, environment: String) {
             self.name = name
             self.version = version
@@ -106,11 +115,16 @@ extension CrashReport {
 
     /// `os`: from `uname` and `/etc/os-release`.
     public struct OperatingSystem: Codable, Sendable, Equatable {
+        /// `os.name`: the kernel's name, `Linux`.
         public var name: String
+        /// `os.release`: the kernel's release, e.g. `6.1.0-28-amd64`.
         public var release: String
+        /// `os.machine`: the architecture, `x86_64` or `aarch64`.
         public var machine: String
+        /// `os.distribution`: `PRETTY_NAME` from `/etc/os-release`, e.g. `Debian GNU/Linux 12 (bookworm)`.
         public var distribution: String
 
+        /// The system with each of its fields.
         public init(name: String, release: String, machine: String, distribution: String) {
             self.name = name
             self.release = release

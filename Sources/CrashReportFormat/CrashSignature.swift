@@ -4,15 +4,17 @@
 /// - the signal;
 /// - the innermost frames of the service's own code (the main executable), as their demangled
 ///   function names without offsets, inlined calls counted as frames of their own, in call
-///   order with the crashing thread's async frames (``CallStack``: the functions awaiting the
+///   order with the crashing thread's async frames (`CallStack`: the functions awaiting the
 ///   async function that ran come before the executor's frames); the runtime's and libc's
 ///   frames, the standard library's code compiled into the app (a specialized
 ///   `Array.subscript.getter`, known by its linkage name), `_assertionFailure`, `fatalError` and
-///   the `Swift runtime failure: …` pseudo-frame are left out (``RuntimeFrames``), and a
-///   function repeated in a row (a recursion) counts once;
-/// - for a fatal error, its message without the file and line (``FatalErrorMessage``), or for a
+///   the `Swift runtime failure: …` pseudo-frame are left out (`RuntimeFrames`), so are a
+///   dependency's frames (their source in a package checkout, ``DependencyPaths``, unless no
+///   frame is the app's own) and compiler thunks (`partial apply for …`), and a function
+///   repeated in a row (a recursion) counts once;
+/// - for a fatal error, its message without the file and line (`FatalErrorMessage`), or for a
 ///   `-O` trap the runtime failure's reason, or for a `SIGFPE` what its code says
-///   (``ArithmeticFault``).
+///   (`ArithmeticFault`).
 ///
 /// A frame of the app that has no name (nothing symbolicated it) stands as `image+0xoffset`.
 /// When no frame is in the app, the innermost frame stands in.
@@ -37,6 +39,7 @@ public struct CrashSignature: Hashable, Sendable, CustomStringConvertible {
     /// The number of app frames a crash's signature keeps.
     public static let defaultDepth = 3
 
+    /// A signature with each of its parts, as stored (the collector's index keeps them).
     public init(
         signal: String, frames: [String], message: String? = nil, kind: CrashReport.Kind = .crash,
         hasNames: Bool = false
@@ -65,10 +68,14 @@ public struct CrashSignature: Hashable, Sendable, CustomStringConvertible {
             FatalErrorMessage.stripped(crash.message)
             ?? RuntimeFrames.failureReason(in: symbols.crash[0] ?? []) ?? ArithmeticFault.reason(crash.signal)
         var frames: [String] = []
+        var dependencyFrames: [String] = []
         var hasNames = false
-        func add(_ name: String) {
-            if frames.last != name, frames.count < depth { frames.append(name) }
+        func add(_ name: String, to list: inout [String]) {
+            if list.last != name, list.count < depth { list.append(name) }
         }
+        // Every machine that groups draws the same line between the app and its dependencies:
+        // the checkouts only, never a prefix configured on one of them (docs/decisions.md).
+        let dependencies = DependencyPaths()
         // In call order: after the synchronous frames up to the async function that ran, the
         // functions awaiting it, so that a crash in the runtime or the standard library, under
         // an executor's frames, is named by the service's async functions.
@@ -77,12 +84,23 @@ public struct CrashSignature: Hashable, Sendable, CustomStringConvertible {
             guard let image = report.image(of: frame), image.main else { continue }
             if let resolved = stack?.symbols[index], !resolved.isEmpty {
                 for symbol in resolved where !RuntimeFrames.isRuntime(symbol) {
-                    add(symbol.function)
-                    hasNames = true
+                    // A thunk forwards to the frame before it, which names the call already.
+                    if CompilerThunks.isThunk(symbol.function) { continue }
+                    if dependencies.isDependency(symbol) {
+                        add(symbol.function, to: &dependencyFrames)
+                    } else {
+                        add(symbol.function, to: &frames)
+                        hasNames = true
+                    }
                 }
             } else if let offset = image.offset(of: frame.lookupAddress) {
-                add("\(image.name)+0x\(String(offset, radix: 16))")
+                add("\(image.name)+0x\(String(offset, radix: 16))", to: &frames)
             }
+        }
+        // A crash with no frame of the service's own code is named by its dependencies' frames.
+        if frames.isEmpty, !dependencyFrames.isEmpty {
+            frames = dependencyFrames
+            hasNames = true
         }
         if frames.isEmpty, let first = crash.frames.first {
             // Nothing of the app: where it crashed stands in.

@@ -17,10 +17,12 @@ extension CrashReport {
         public var ip: Address
         /// The stack pointer (canonical frame address) of the frame.
         public var sp: Address
+        /// How the frame was found.
         public var trust: Trust
         /// Index into ``CrashReport/images``, or `-1` when no image contains `ip`.
         public var image: Int
 
+        /// A frame with each of its fields.
         public init(ip: Address, sp: Address, trust: Trust, image: Int) {
             self.ip = ip
             self.sp = sp

@@ -20,6 +20,7 @@ public struct FrameSymbol: Sendable, Equatable {
     /// (`specialized Array.subscript.getter` is the standard library's, compiled into the app).
     public var mangledName: String?
 
+    /// A symbol with each of its fields; only `function` is needed.
     public init(
         function: String, file: String? = nil, line: Int? = nil, offset: UInt64? = nil, inlined: Bool = false,
         mangledName: String? = nil

@@ -14,6 +14,7 @@ extension CrashReport {
         /// True for the executable.
         public var main: Bool
 
+        /// An image with each of its fields.
         public init(name: String, path: String, base: Address, size: UInt64, buildID: String, main: Bool) {
             self.name = name
             self.path = path

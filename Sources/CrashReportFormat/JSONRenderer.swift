@@ -5,6 +5,7 @@ import CrashReporterSupport
 /// byte for byte what Foundation's `JSONEncoder` writes with `.prettyPrinted`, `.sortedKeys` and
 /// `.withoutEscapingSlashes`, which is what this renderer wrote before it left Foundation.
 public struct JSONRenderer: Sendable {
+    /// A renderer.
     public init() {}
 
     /// The JSON text, UTF-8, ending in a newline.

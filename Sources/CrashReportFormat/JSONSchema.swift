@@ -10,6 +10,7 @@ public final class JSONSchema: Sendable {
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         /// JSON pointer into the schema.
         public var path: String
+        /// What is wrong, in one line.
         public var reason: String
         public var description: String { "schema \(path.isEmpty ? "(root)" : path): \(reason)" }
     }

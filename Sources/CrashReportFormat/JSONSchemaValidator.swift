@@ -9,6 +9,7 @@ public struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, for people.
     public var message: String
 
+    /// A violation at `path` of the schema's `keyword`, saying `message`.
     public init(path: String, keyword: String, message: String) {
         self.path = path
         self.keyword = keyword
@@ -20,10 +21,12 @@ public struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {
 
 /// Validates JSON documents against a ``JSONSchema``.
 public struct JSONSchemaValidator: Sendable {
+    /// The schema instances are checked against.
     public let schema: JSONSchema
     /// Validation stops collecting after this many violations (a hostile file could have millions).
     public var maximumViolations: Int
 
+    /// A validator for `schema` that stops after `maximumViolations` violations.
     public init(schema: JSONSchema, maximumViolations: Int = 100) {
         self.schema = schema
         self.maximumViolations = maximumViolations

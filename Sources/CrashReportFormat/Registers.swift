@@ -5,10 +5,13 @@ extension CrashReport {
     /// architectural order by ``ordered``: x86_64 `rax`..`r15`, `rip`, `eflags`; aarch64
     /// `x0`..`x30`, `sp`, `pc`, `pstate`; any other name after those, by name.
     public struct Registers: Codable, Sendable, Equatable {
+        /// Each register's value by its name (`rip`, `x0`).
         public var values: [String: Address]
 
+        /// Registers with `values`.
         public init(_ values: [String: Address]) { self.values = values }
 
+        /// The value of the register named `name`, nil when the report has none.
         public subscript(name: String) -> Address? { values[name] }
 
         /// The registers in architectural order.

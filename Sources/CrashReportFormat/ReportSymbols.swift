@@ -11,6 +11,8 @@ public struct ReportSymbols: Sendable, Equatable {
     /// function, looked up at the address itself (an entry, not a return address).
     public var asyncFrames: [Int: [Int: [FrameSymbol]]]
 
+    /// Symbols of the crash's frames, of each thread's frames and of each thread's async frames,
+    /// by index (none by default).
     public init(
         crash: [Int: [FrameSymbol]] = [:], threads: [Int: [Int: [FrameSymbol]]] = [:],
         asyncFrames: [Int: [Int: [FrameSymbol]]] = [:]

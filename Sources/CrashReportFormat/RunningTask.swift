@@ -11,6 +11,7 @@ extension CrashReport {
         /// 17 low, 9 background); nil when it could not be read.
         public var priority: Int?
 
+        /// A task with each of its fields.
         public init(id: UInt64, name: String? = nil, priority: Int? = nil) {
             self.id = id
             self.name = name

@@ -7,6 +7,7 @@ extension CrashReport {
         /// The heartbeat that was late, for a hang; nil for a snapshot the service asked for.
         public var heartbeat: Heartbeat?
 
+        /// A snapshot taken for `reason`, with the late `heartbeat` of a hang.
         public init(reason: String, heartbeat: Heartbeat? = nil) {
             self.reason = reason
             self.heartbeat = heartbeat
@@ -34,6 +35,7 @@ extension CrashReport {
         /// How late it was when the snapshot was taken, in milliseconds.
         public var lateMs: Int64
 
+        /// A heartbeat with each of its fields.
         public init(name: String, threadID: Int, lateMs: Int64) {
             self.name = name
             self.threadID = threadID

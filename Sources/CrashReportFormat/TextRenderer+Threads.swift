@@ -51,7 +51,9 @@ extension TextRenderer {
 
     /// The frame lines: a run of one repeated frame is one line that says how many times, the
     /// frames left out are one line; an async frame's function is marked `[async]`, as Swift's
-    /// own backtracer marks it, and one without a name ends in `[async]`.
+    /// own backtracer marks it, and one without a name ends in `[async]`; a dependency's
+    /// function ends in `[dependency]`; a compiler thunk is folded into the frame it forwards
+    /// to, which ends in `(+1 thunk)`, unless ``showsThunks``.
     func stack(_ stack: CallStack, in report: CrashReport) -> [String] {
         let frames = stack.frames
         let symbols = stack.symbols
@@ -60,8 +62,9 @@ extension TextRenderer {
         let names = frames.map { report.image(of: $0).map { Text.safe($0.name) } ?? "???" }
         let nameWidth = min(names.map(\.count).max() ?? 0, 32)
         let continuation = String(repeating: " ", count: 2 + indexWidth + 2 + nameWidth + 2 + 18)
+        let (stackLines, folded) = showsThunks ? (stack.lines, [:]) : stack.foldingThunks()
         var lines: [String] = []
-        for stackLine in stack.lines {
+        for stackLine in stackLines {
             guard case .frame(let index, let count) = stackLine else {
                 if case .omitted(let count) = stackLine { lines.append("  ... \(count) frames omitted ...") }
                 if case .asyncOmitted(let count) = stackLine {
@@ -83,7 +86,8 @@ extension TextRenderer {
             var line =
                 "  " + Text.pad(String(index), indexWidth, right: true) + "  " + Text.pad(names[index], nameWidth)
             line += "  " + frame.ip.paddedHex + "  " + location
-            let repeated = count > 1 ? "  (repeated \(count) times)" : ""
+            var repeated = count > 1 ? "  (repeated \(count) times)" : ""
+            if let thunks = folded[index] { repeated += "  (+\(thunks) thunk\(thunks == 1 ? "" : "s"))" }
             let resolved = symbols[index] ?? []
             if resolved.isEmpty {
                 lines.append(line + (stack.isAsync(index) ? "  [async]" : "") + repeated)
@@ -96,7 +100,8 @@ extension TextRenderer {
                     shown.function += " [async]"
                     shown.offset = nil
                 }
-                let text = (symbol.inlined ? "[inlined] " : "") + Text.safe(shown.text)
+                var text = (symbol.inlined ? "[inlined] " : "") + Text.safe(shown.text)
+                if dependencies.isDependency(symbol) { text += " [dependency]" }
                 lines.append((position == 0 ? line + "  " : continuation + "  ") + text)
             }
             lines[lines.count - 1] += repeated

@@ -14,13 +14,27 @@ public struct TextRenderer: Sendable {
     public var runtimeFailure: String?
     /// Registers per line in the register table.
     public var registerColumns: Int
+    /// Where the dependencies' sources are: their frames are marked `[dependency]`.
+    public var dependencies: DependencyPaths
+    /// Compiler thunks (`partial apply for …`, `reabstraction thunk …`) are frames of their own;
+    /// when false, each is folded into the frame it forwards to, which says `(+1 thunk)`.
+    public var showsThunks: Bool
 
-    public init(symbols: ReportSymbols = ReportSymbols(), runtimeFailure: String? = nil, registerColumns: Int = 3) {
+    /// A renderer with `symbols` (none: raw addresses), the `-O` trap's `runtimeFailure`,
+    /// `registerColumns` registers a line, `dependencies` marked, and thunks folded unless
+    /// `showsThunks`.
+    public init(
+        symbols: ReportSymbols = ReportSymbols(), runtimeFailure: String? = nil, registerColumns: Int = 3,
+        dependencies: DependencyPaths = DependencyPaths(), showsThunks: Bool = false
+    ) {
         self.symbols = symbols
         self.runtimeFailure = runtimeFailure
         self.registerColumns = max(1, registerColumns)
+        self.dependencies = dependencies
+        self.showsThunks = showsThunks
     }
 
+    /// The whole crash log of `report`, ending in a newline.
     public func render(_ report: CrashReport) -> String {
         var sections = [header(report)]
         if let crash = report.crash {

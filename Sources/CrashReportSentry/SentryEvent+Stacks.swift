@@ -53,7 +53,13 @@ extension SentryEvent {
             var entry = base
             entry.function = symbol.function + (frame.trust == .async && !symbol.inlined ? " [async]" : "")
             // The standard library's code inlined into the app is not the app's (Sentry's culprit).
-            if entry.in_app == true, RuntimeFrames.isRuntime(symbol) { entry.in_app = false }
+            // Nor is a dependency's code (docs/grouping.md), nor a compiler thunk.
+            if entry.in_app == true,
+                RuntimeFrames.isRuntime(symbol) || DependencyPaths().isDependency(symbol)
+                    || CompilerThunks.isThunk(symbol.function)
+            {
+                entry.in_app = false
+            }
             if let file = symbol.file {
                 let shortened = PathPrivacy.shorten(file)
                 entry.abs_path = shortened

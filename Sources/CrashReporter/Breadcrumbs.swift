@@ -3,7 +3,16 @@ import Tracking
 
 /// How much a breadcrumb matters.
 public enum BreadcrumbLevel: UInt8, Sendable, CaseIterable {
-    case debug = 0, info, warning, error, fatal
+    /// Detail for debugging.
+    case debug = 0
+    /// Something the service did (the default).
+    case info
+    /// Something that went wrong and was handled.
+    case warning
+    /// Something that failed.
+    case error
+    /// Something the service cannot go on after.
+    case fatal
 }
 
 /// Anonymous breadcrumbs: the last things the service did before a crash. Recording is

@@ -5,7 +5,7 @@ import Glibc
 import Synchronization
 import Tracking
 
-/// The crash reporter of a Linux Swift service. Call `start` once, first thing in `main`:
+/// The crash reporter of a Linux Swift service: call `start` once, first thing in `main`.
 ///
 /// ```swift
 /// import CrashReporter

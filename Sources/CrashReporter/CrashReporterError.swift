@@ -3,12 +3,19 @@ import Glibc
 
 /// Why `CrashReporter.start` or a stored choice failed.
 public enum CrashReporterError: Error, CustomStringConvertible, Equatable {
+    /// `start` was called a second time in this process.
     case alreadyStarted
+    /// The state directory or one of its folders could not be made; `errno` says why.
     case cannotCreateDirectory(path: String, errno: Int32)
+    /// A file (or a directory that must take the reports) could not be written; `errno` says why.
     case cannotWrite(path: String, errno: Int32)
+    /// A report's path in the state directory would pass the handler's fixed path buffer.
     case pathTooLong(path: String)
+    /// An option or environment variable breaks its rule; the text names it and why.
     case invalidOption(String)
+    /// The memory the handler needs could not be reserved at start.
     case outOfMemory
+    /// `sigaction` or `sigaltstack` failed; `errno` says why.
     case cannotInstallHandlers(errno: Int32)
 
     public var description: String {

@@ -7,9 +7,12 @@ public struct CrashReporterDiagnostic: Sendable, Equatable, CustomStringConverti
     /// `info`, `warning` or `error` (the façade's type, so that one level crosses every module).
     public typealias Level = DiagnosticLevel
 
+    /// How much it matters.
     public var level: Level
+    /// What happened, in one line: ids, paths and reasons, never report contents.
     public var message: String
 
+    /// A diagnostic of `level` that says `message`.
     public init(_ level: Level, _ message: String) {
         self.level = level
         self.message = message

@@ -16,11 +16,13 @@ public struct LastRun: Sendable, Equatable {
     /// abnormal-exit report carries (`oomKill`, `machineRestart`, `killed`), one type for both.
     public typealias AbnormalExit = CrashReport.ExitClass
 
+    /// How the previous run ended.
     public var outcome: Outcome
     /// How many runs in a row ended in a crash or abnormally, this one included: 0 after a
     /// clean run. A service can enter a safe mode past a few.
     public var consecutiveFailures: Int
 
+    /// A previous run that ended with `outcome`, the last of `consecutiveFailures` failed runs in a row.
     public init(outcome: Outcome, consecutiveFailures: Int) {
         self.outcome = outcome
         self.consecutiveFailures = consecutiveFailures

@@ -25,6 +25,8 @@ public struct OTLPOptions: Sendable {
     /// machine or a person (`host.*`, `user.*`, `process.*`, instance ids…) are never sent.
     public var resourceAttributes: [String: String]?
 
+    /// Export to `logsEndpoint` (the whole URL, `…/v1/logs`); every other field left nil is read from
+    /// the `OTEL_*` variables, as described on each.
     public init(
         logsEndpoint: String, headers: [String: String]? = nil, encoding: Encoding? = nil, serviceName: String? = nil,
         resourceAttributes: [String: String]? = nil

@@ -73,6 +73,8 @@ public struct Options: Sendable {
     /// queue is never watched). On by default; `CRASH_REPORTER_WATCH_EXECUTORS=0` turns it off too.
     public var watchExecutors: Bool
 
+    /// Options with each field given, every one optional: what is nil is read from the environment
+    /// at `start` (docs/configuration.md), else takes its default.
     public init(
         appName: String? = nil,
         appVersion: String? = nil,
@@ -129,8 +131,11 @@ public struct Options: Sendable {
 /// The signal that asks a running service for a snapshot (`kill -QUIT <pid>`, as the JVM's
 /// thread dump).
 public enum SnapshotSignal: String, Sendable, CaseIterable {
+    /// `SIGQUIT` (the default): `kill -QUIT <pid>`.
     case quit = "QUIT"
+    /// `SIGUSR1`: `kill -USR1 <pid>`.
     case user1 = "USR1"
+    /// `SIGUSR2`: `kill -USR2 <pid>`.
     case user2 = "USR2"
     /// No signal: snapshots come from `CrashReporter.snapshot(reason:)` and the watchdog only.
     case off

@@ -21,10 +21,13 @@ public struct CrashReporterService: Service {
     /// How long a graceful shutdown waits for the delivery worker.
     public var stopTimeout: Duration
 
+    /// A service that waits up to `stopTimeout` for the delivery worker at shutdown.
     public init(stopTimeout: Duration = .seconds(5)) {
         self.stopTimeout = stopTimeout
     }
 
+    /// Starts delivery (`CrashReporter.startDelivery()`), waits for the group's graceful shutdown
+    /// or cancellation, then stops the worker within ``stopTimeout``.
     public func run() async throws {
         CrashReporter.startDelivery()
         // Until the group shuts down gracefully, or cancels its services.

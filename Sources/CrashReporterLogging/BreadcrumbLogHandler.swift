@@ -19,11 +19,17 @@ import Tracking
 ///
 /// or in one line with `LoggingSystem.bootstrapWithCrashBreadcrumbs(_:level:)`.
 public struct BreadcrumbLogHandler: LogHandler {
+    /// The logger's label, the breadcrumb's category.
     public let label: String
+    /// The lowest level recorded as a breadcrumb.
     public var logLevel: Logger.Level
+    /// The logger's own metadata, recorded with each message (scrubbed, at most four pairs).
     public var metadata: Logger.Metadata = [:]
+    /// Metadata added to every message, from the task or thread that logs.
     public var metadataProvider: Logger.MetadataProvider?
 
+    /// A handler for the logger labelled `label` that records messages of `level` and above,
+    /// with `metadataProvider`'s metadata (the bootstrapped one by default).
     public init(
         label: String, level: Logger.Level = .info,
         metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider
@@ -33,11 +39,14 @@ public struct BreadcrumbLogHandler: LogHandler {
         self.metadataProvider = metadataProvider
     }
 
+    /// The logger's metadata value for `key`.
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
+    /// Records `event` as a breadcrumb, its message and metadata scrubbed, when breadcrumbs are
+    /// being recorded (`Breadcrumbs.isRecording`); returns at once otherwise.
     public func log(event: LogEvent) {
         guard Breadcrumbs.isRecording else { return }
         let callSite = event.metadata

@@ -3,7 +3,9 @@
 public enum AnalyticsConsent: String, Sendable, Equatable, CaseIterable {
     /// The user was never asked (no file): treated as denied.
     case unknown
+    /// The user opted in: events reach the providers.
     case granted
+    /// The user opted out: events are breadcrumbs only, and nothing of analytics is kept.
     case denied
 
     /// The stored choice for a state directory (`unknown` without a readable file).

@@ -8,6 +8,7 @@ public struct AnalyticsEvent: Sendable, Hashable {
     /// created and kept across retries, so a resent batch is not counted twice. A provider may
     /// refuse an event whose id is not a UUID in that form (the events API does).
     public let id: String
+    /// The event's name, valid by ``EventName``'s rule.
     public let name: String
     /// Scrubbed values (`Scrubber.scrub`), keys as the event gave them.
     public let parameters: [String: TrackingValue]
@@ -25,6 +26,8 @@ public struct AnalyticsEvent: Sendable, Hashable {
     /// an id given as text. Not part of the event's identity (`==`, `hash`).
     package let uuid: UUIDBytes?
 
+    /// An event with each of its fields; `id` and `occurredAt` default to a new UUID and now. The
+    /// tracker makes events itself; a provider's tests make their own with this.
     public init(
         id: String = AnalyticsEvent.makeID(),
         name: String,

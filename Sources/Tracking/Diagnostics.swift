@@ -7,7 +7,12 @@ import CrashReporterSupport
 /// How much one of the package's diagnostics matters: the one level type of the façade, its
 /// providers and the crash reporter (`CrashReporterDiagnostic.Level` is this type).
 public enum DiagnosticLevel: String, Sendable, Equatable {
-    case info, warning, error
+    /// Worth knowing; nothing went wrong (a report delivered after retries).
+    case info
+    /// Something was lost or put off and the package went on (an event dropped).
+    case warning
+    /// Something the package was asked to do failed (a state directory it cannot write).
+    case error
 }
 
 /// The package's own diagnostics (an event dropped, a report not delivered, a state directory

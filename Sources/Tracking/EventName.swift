@@ -9,6 +9,7 @@ public enum EventName {
         case invalid = "invalid_name"
     }
 
+    /// The longest name, in characters.
     public static let maxLength = 64
 
     /// Whether `name` may be tracked and sent.

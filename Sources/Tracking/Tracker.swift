@@ -18,7 +18,9 @@ import Synchronization
 /// The analytics choice is read from `<state>/analytics.consent` before anything else; while it
 /// is unknown or denied nothing but the choice is stored.
 public final class Tracker: Sendable {
+    /// The event the tracker sends when the user opts in to analytics.
     public static let optedInEventName = "analytics_opted_in"
+    /// The event the tracker hands the providers, once and never stored, when the user opts out.
     public static let optedOutEventName = "analytics_opted_out"
 
     /// Nil for the breadcrumbs-only tracker: no analytics at all.

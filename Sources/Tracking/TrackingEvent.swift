@@ -1,8 +1,12 @@
 /// A typed parameter value: what the events API accepts as a flat property.
 public enum TrackingValue: Sendable, Hashable {
+    /// Text, scrubbed of e-mail addresses, IP addresses, card numbers and tokens when tracked.
     case string(String)
+    /// A whole number.
     case int(Int)
+    /// A number with a fraction.
     case double(Double)
+    /// A flag.
     case bool(Bool)
 
     /// The value as breadcrumb text (`true`, `42`, `3.5`, or the string itself).
@@ -69,6 +73,7 @@ public struct NamedEvent: TrackingEvent, Sendable, Hashable {
     public var name: String
     public var parameters: [String: TrackingValue]
 
+    /// An event named `name` (``EventName``'s rule) with `parameters`.
     public init(_ name: String, parameters: [String: TrackingValue] = [:]) {
         self.name = name
         self.parameters = parameters

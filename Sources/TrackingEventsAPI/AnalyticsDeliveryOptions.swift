@@ -15,6 +15,7 @@ public struct AnalyticsDeliveryOptions: Sendable {
     /// How long one request may take.
     public var requestTimeout: Duration
 
+    /// Options with each field given; the defaults are the ones every provider uses.
     public init(
         flushAt: Int = 20,
         flushInterval: Duration = .seconds(30),

@@ -23,6 +23,8 @@ public struct EventsAPIOptions: Sendable {
     /// When and how much is sent: the same options as the other providers'.
     public var delivery: AnalyticsDeliveryOptions
 
+    /// Options with each field given; what is nil is read from `EVENTS_API_URL` and
+    /// `EVENTS_WRITE_KEY`, or takes the default described on the field.
     public init(
         baseURL: String? = nil,
         writeKey: String? = nil,

@@ -17,6 +17,9 @@ public final class EventsAPIProvider: AnalyticsProvider {
     /// A provider keeping its queue in `stateDirectory` (the tracker's).
     ///
     /// - Parameters:
+    ///   - stateDirectory: The tracker's state directory; the queue is kept under its
+    ///     `analytics/` folder, which the tracker deletes when consent is revoked.
+    ///   - options: Where and when events are sent (``EventsAPIOptions``).
     ///   - transport: What sends the requests; nil for the package's own HTTP client, with its
     ///     proxies and trust store taken from `environment`.
     ///   - environment: Where `EVENTS_API_URL`, `EVENTS_WRITE_KEY` and the context's variables

@@ -28,6 +28,8 @@ public protocol HTTPTransport: Sendable {
     /// What the server answered.
     typealias Response = HTTPResponse
 
+    /// Sends `request` and returns the server's answer, whatever its status; throws only when no
+    /// answer arrived (connection refused, timeout, TLS failure).
     func send(_ request: Request) async throws -> Response
 }
 

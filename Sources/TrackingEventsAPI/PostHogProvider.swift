@@ -12,8 +12,10 @@ public struct PostHogOptions: Sendable {
     /// Cloud US; `https://eu.i.posthog.com` for EU, or a self-hosted instance's URL). Events go to
     /// `<host>/batch/`.
     public var host: String?
+    /// When and how much is sent: the same options as the other providers'.
     public var delivery: AnalyticsDeliveryOptions
 
+    /// Options with each field given; what is nil is read from the environment.
     public init(
         apiKey: String? = nil, host: String? = nil, delivery: AnalyticsDeliveryOptions = AnalyticsDeliveryOptions()
     ) {
@@ -46,6 +48,9 @@ public final class PostHogProvider: AnalyticsProvider {
     /// A provider keeping its queue in `stateDirectory` (the tracker's).
     ///
     /// - Parameters:
+    ///   - stateDirectory: The tracker's state directory; the queue is kept under its
+    ///     `analytics/` folder, which the tracker deletes when consent is revoked.
+    ///   - options: Where and when events are sent (``PostHogOptions``).
     ///   - transport: What sends the requests; nil for the package's own HTTP client.
     ///   - environment: Where `POSTHOG_API_KEY` and `POSTHOG_HOST` are read when the options
     ///     leave them out; nil for the process's environment.

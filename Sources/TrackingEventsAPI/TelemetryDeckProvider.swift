@@ -18,8 +18,10 @@ public struct TelemetryDeckOptions: Sendable {
     public var salt: String
     /// `isTestMode`: nil for `true` in debug builds and `false` otherwise.
     public var testMode: Bool?
+    /// When and how much is sent: the same options as the other providers'.
     public var delivery: AnalyticsDeliveryOptions
 
+    /// Options with each field given; what is nil is read from the environment.
     public init(
         appID: String? = nil, baseURL: String? = nil, salt: String = "", testMode: Bool? = nil,
         delivery: AnalyticsDeliveryOptions = AnalyticsDeliveryOptions()
@@ -51,6 +53,9 @@ public final class TelemetryDeckProvider: AnalyticsProvider {
     /// A provider keeping its queue in `stateDirectory` (the tracker's).
     ///
     /// - Parameters:
+    ///   - stateDirectory: The tracker's state directory; the queue is kept under its
+    ///     `analytics/` folder, which the tracker deletes when consent is revoked.
+    ///   - options: Where and when events are sent (``TelemetryDeckOptions``).
     ///   - transport: What sends the requests; nil for the package's own HTTP client.
     ///   - environment: Where `TELEMETRYDECK_APP_ID` and `TELEMETRYDECK_URL` are read when the
     ///     options leave them out; nil for the process's environment.

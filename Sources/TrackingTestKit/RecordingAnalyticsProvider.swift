@@ -14,21 +14,29 @@ import Tracking
 public final class RecordingAnalyticsProvider: AnalyticsProvider {
     /// What happened, in order.
     public enum Entry: Sendable, Equatable {
+        /// An event the tracker handed to `AnalyticsProvider.receive(_:)`.
         case event(AnalyticsEvent)
+        /// A consent change, with its epoch (`AnalyticsProvider.consentChanged(to:epoch:farewell:)`).
         case consent(AnalyticsConsent, epoch: UInt64)
+        /// The opt-out event that came with a consent change to anything but granted.
         case farewell(AnalyticsEvent)
+        /// A call of `AnalyticsProvider.flush()`.
         case flush
+        /// A call of `AnalyticsProvider.shutdown(within:)`.
         case shutdown
     }
 
     private let log = Lock<[Entry]>([])
 
+    /// A provider that has recorded nothing yet.
     public init() {}
 
+    /// Records `event`.
     public func receive(_ event: AnalyticsEvent) {
         log.withLock { $0.append(.event(event)) }
     }
 
+    /// Records the farewell first, when there is one, then the change.
     public func consentChanged(to consent: AnalyticsConsent, epoch: UInt64, farewell: AnalyticsEvent?) {
         log.withLock { log in
             if let farewell { log.append(.farewell(farewell)) }
@@ -36,10 +44,12 @@ public final class RecordingAnalyticsProvider: AnalyticsProvider {
         }
     }
 
+    /// Records the call.
     public func flush() async {
         log.withLock { $0.append(.flush) }
     }
 
+    /// Records the call.
     public func shutdown(within timeout: Duration) async {
         log.withLock { $0.append(.shutdown) }
     }

@@ -30,7 +30,7 @@ final class Collector: Sendable {
         let symbolicator = Symbolicator(
             debugDirectories: configuration.debugDirectories)
         reports = try CollectorReportStore(dataDirectory: configuration.dataDirectory, symbolicator: symbolicator)
-        views = SymbolicatedViews(symbolicator: symbolicator)
+        views = SymbolicatedViews(symbolicator: symbolicator, dependencies: configuration.dependencyPaths)
         sentryEvents = try SentryEventStore(dataDirectory: configuration.dataDirectory)
         sentrySessions = try SentryEventStore(dataDirectory: configuration.dataDirectory, folder: "sessions-sentry")
         sessions = try SentryEventStore(dataDirectory: configuration.dataDirectory, folder: "sessions")

@@ -1,3 +1,4 @@
+import CrashReportFormat
 import CrashSymbolication
 
 /// Everything the command line sets.
@@ -30,4 +31,7 @@ struct Configuration: Sendable, Equatable {
     var retryAfterSeconds = 1
     /// Where the debug files of stripped binaries are (`--debug-dir`, `CRASH_REPORTER_DEBUG_DIRS`).
     var debugDirectories = DebugDirectories()
+    /// Where the dependencies' sources are (`CRASH_REPORTER_DEPENDENCY_PATHS`): their frames are
+    /// not highlighted as the service's own on the report page.
+    var dependencyPaths = DependencyPaths()
 }

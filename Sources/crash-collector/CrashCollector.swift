@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrashReportDelivery
+import CrashReportFormat
 import CrashReporterSupport
 import CrashSymbolication
 import Dispatch
@@ -22,7 +23,7 @@ struct CrashCollector: ParsableCommand {
             SIGINT. See docs/collector.md.
 
             ENDPOINTS:
-              POST /api/reports               a crash report file (gzip), X-Crash-Report-ID
+              POST /api/reports, /            a crash report file (gzip), X-Crash-Report-ID
               POST /api/<project>/envelope/   a Sentry envelope, X-Sentry-Auth
               POST /v1/events                 analytics events, X-Write-Key
               POST /v1/logs                   OTLP logs, protobuf or JSON
@@ -41,6 +42,9 @@ struct CrashCollector: ParsableCommand {
                                       debuginfod servers, asked after the debug directories
                                       (also DEBUGINFOD_TIMEOUT, DEBUGINFOD_MAXSIZE,
                                       DEBUGINFOD_CACHE_PATH, as elfutils reads them).
+              CRASH_REPORTER_DEPENDENCY_PATHS=PREFIX:PREFIX
+                                      Source path prefixes of dependencies (besides package
+                                      checkouts), whose frames are not the service's own.
             """,
         version: "crash-collector 0.1.0")
 
@@ -169,6 +173,7 @@ struct CrashCollector: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        configuration.dependencyPaths = DependencyPaths(environment: environment)
         return configuration
     }
 

@@ -42,6 +42,8 @@ enum HTMLPage {
         tr.marker td{color:#666;font-style:italic}
         .repeat{display:inline-block;font-size:.75em;background:#ffe8c7;border-radius:3px;padding:0 .35em}
         .async{display:inline-block;font-size:.75em;background:#dff3e4;border-radius:3px;padding:0 .35em}
+        .thunk{display:inline-block;font-size:.75em;background:#ecebf3;border-radius:3px;padding:0 .35em}
+        table.stack td.index,table.stack th:first-child{white-space:nowrap;overflow-wrap:normal;width:1%}
         ol.timeline{list-style:none;padding:0;margin:0;background:#fff;border:1px solid #ddd}
         ol.timeline li{padding:.3em .5em;border-bottom:1px solid #eee;overflow-wrap:anywhere}
         ol.timeline .t{font-family:ui-monospace,Menlo,monospace;font-size:.85em;color:#555;display:inline-block;min-width:6em}

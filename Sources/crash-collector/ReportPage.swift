@@ -7,7 +7,16 @@ import CrashSymbolication
 /// and the images, folded. A hang shows its late heartbeat's thread where a crash shows the
 /// crashing one; a snapshot its reason, then every thread.
 enum ReportPage {
-    static func render(_ report: CrashReport, symbolication: Symbolication) -> String {
+    /// How the page shows frames.
+    struct Options: Sendable {
+        /// Where the dependencies' sources are: their frames are not highlighted.
+        var dependencies = DependencyPaths()
+        /// Compiler thunks are rows of their own (`?thunks=shown`); by default each is folded
+        /// into the frame it forwards to.
+        var showsThunks = false
+    }
+
+    static func render(_ report: CrashReport, symbolication: Symbolication, options: Options = Options()) -> String {
         let symbols = symbolication.symbols
         let signature = CrashSignature(report: report, symbols: symbols)
         let id = HTMLPage.escape(report.reportID.lowercased())
@@ -16,8 +25,11 @@ enum ReportPage {
         html += "<p class=\"muted\">\(HTMLPage.escape(report.app.name)) \(HTMLPage.escape(report.app.version))"
         html += " · \(HTMLPage.time(report.timestamp)) · <span class=\"mono\">\(id)</span> · "
         html += "<a href=\"/groups/\(CrashGroup.key(of: signature.description))\">group</a> · "
+        html += "<a href=\"/reports/\(id)?format=text\">text</a> · <a href=\"/reports/\(id)?format=json\">JSON</a> · "
         html +=
-            "<a href=\"/reports/\(id)?format=text\">text</a> · <a href=\"/reports/\(id)?format=json\">JSON</a></p>\n"
+            options.showsThunks
+            ? "<a class=\"toggle\" href=\"/reports/\(id)\">fold compiler thunks</a></p>\n"
+            : "<a class=\"toggle\" href=\"/reports/\(id)?thunks=shown\">show compiler thunks</a></p>\n"
         var shownThread: Int?
         if let crash = report.crash {
             html += "<h2>The crash</h2>\n"
@@ -32,7 +44,7 @@ enum ReportPage {
             if let task = shownThread.flatMap({ report.threads[$0].task }) {
                 html += ", \(HTMLPage.escape(task.label))"
             }
-            html += "</p>\n" + StackTable.render(crash.callStack(in: report, symbols: symbols), in: report)
+            html += "</p>\n" + StackTable.render(crash.callStack(in: report, symbols: symbols), in: report, options)
         } else if let abnormal = report.abnormalExit {
             html += "<h2>The abnormal exit</h2>\n<div class=\"message\">\(abnormal.exitClass.rawValue): "
             html += "\(HTMLPage.escape(abnormal.exitClass.summary))</div>\n"
@@ -45,11 +57,13 @@ enum ReportPage {
                 html += "<p>Heartbeat <strong>\(HTMLPage.escape(heartbeat.name))</strong> was \(heartbeat.lateMs) ms"
                 html += " late on thread \(heartbeat.threadID)"
                 if let task = report.threads[index].task { html += ", \(HTMLPage.escape(task.label))" }
-                html += ".</p>\n" + StackTable.render(report.callStack(ofThread: index, symbols: symbols), in: report)
+                html +=
+                    ".</p>\n"
+                    + StackTable.render(report.callStack(ofThread: index, symbols: symbols), in: report, options)
                 shownThread = index
             }
         }
-        html += threads(report, except: shownThread, symbols: symbols)
+        html += threads(report, except: shownThread, symbols: symbols, options)
         html += breadcrumbs(report)
         html += images(report)
         html += notes(symbolication.notes)
@@ -65,7 +79,9 @@ enum ReportPage {
     }
 
     /// Every thread but the one shown above, each folded under its name.
-    static func threads(_ report: CrashReport, except shown: Int?, symbols: ReportSymbols) -> String {
+    static func threads(
+        _ report: CrashReport, except shown: Int?, symbols: ReportSymbols, _ options: Options
+    ) -> String {
         let others = report.threads.indices.filter { $0 != shown }
         guard !others.isEmpty else { return "" }
         var html = "<h2>\(shown == nil ? "Threads" : "Other threads") (\(others.count))</h2>\n"
@@ -83,7 +99,7 @@ enum ReportPage {
             let stack = report.callStack(ofThread: index, symbols: symbols)
             html +=
                 "\(thread.frames.count) frames\(stack.asyncCount > 0 ? ", \(stack.asyncCount) async" : "")</summary>\n"
-            html += StackTable.render(stack, in: report)
+            html += StackTable.render(stack, in: report, options)
             html += "</details>\n"
         }
         return html

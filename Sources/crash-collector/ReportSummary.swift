@@ -27,8 +27,9 @@ struct ReportSummary: Sendable, Equatable {
     var rule: Int
 
     /// The rule ``signature`` follows today: 1 was by offsets, 2 by names, 3 by names without
-    /// the standard library's code inlined into the app and with the fault's reason.
-    static let currentRule = 3
+    /// the standard library's code inlined into the app and with the fault's reason, 4 also
+    /// without the dependencies' frames (their sources in a package checkout) and compiler thunks.
+    static let currentRule = 4
 
     /// The summary of `report`, its signature by the names `signatures` finds.
     init(_ report: CrashReport, signatures: SignatureCache) {

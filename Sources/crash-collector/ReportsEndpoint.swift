@@ -70,7 +70,10 @@ extension Collector {
         switch query["format"] ?? "html" {
         case "html":
             guard let view = views.view(id: id, load: { reports.report(id: id) }) else { return missing }
-            return .html(200, ReportPage.render(view.report, symbolication: view.symbolication))
+            // `?thunks=shown`: the compiler's thunks as frames of their own (the page's toggle).
+            let page = ReportPage.Options(
+                dependencies: configuration.dependencyPaths, showsThunks: query["thunks"] == "shown")
+            return .html(200, ReportPage.render(view.report, symbolication: view.symbolication, options: page))
         case "text":
             guard let view = views.view(id: id, load: { reports.report(id: id) }) else { return missing }
             return .text(200, view.text)

@@ -17,7 +17,17 @@ extension Collector {
             return Self.error(405, "method \(request.method) not allowed on \(path)", headers: [("Allow", allow)])
         }
 
-        if segments == [""] { return only("GET") { indexPage(query: request.head.query) } }
+        // A report POSTed to the base URL is taken as at /api/reports: `CRASH_REPORTER_URL` set to
+        // the address the collector prints works (docs/decisions.md).
+        if segments == [""] {
+            switch method {
+            case "GET": return indexPage(query: request.head.query)
+            case "POST": return failIfPlanned() ?? withDecodedBody(of: request) { uploadReport(request, body: $0) }
+            default:
+                return Self.error(
+                    405, "method \(request.method) not allowed on \(path)", headers: [("Allow", "GET, HEAD, POST")])
+            }
+        }
         if segments.count == 2, segments[0] == "groups", !segments[1].isEmpty {
             return only("GET") { groupPage(key: segments[1], query: request.head.query) }
         }

@@ -23,10 +23,13 @@ final class SymbolicatedViews: Sendable {
     static let capacity = 1024
 
     private let symbolicator: Symbolicator
+    /// Where the dependencies' sources are, for the crash log's `[dependency]` marks.
+    let dependencies: DependencyPaths
     private let views = Lock<(byID: [String: View], order: [String])>(([:], []))
 
-    init(symbolicator: Symbolicator = Symbolicator()) {
+    init(symbolicator: Symbolicator = Symbolicator(), dependencies: DependencyPaths = DependencyPaths()) {
         self.symbolicator = symbolicator
+        self.dependencies = dependencies
     }
 
     /// The view of report `id`, kept from before or made now from `load()` (which reads and
@@ -37,7 +40,7 @@ final class SymbolicatedViews: Sendable {
         guard let report = load() else { return nil }
         // Made outside the lock: two first requests for one report may both make it, which
         // costs time but gives the same view.
-        let view = Self.make(report, symbolication: symbolicator.symbolication(of: report))
+        let view = Self.make(report, symbolication: symbolicator.symbolication(of: report), dependencies: dependencies)
         views.withLock { state in
             guard state.byID[id] == nil else { return }
             if state.order.count >= Self.capacity {
@@ -49,9 +52,11 @@ final class SymbolicatedViews: Sendable {
         return view
     }
 
-    static func make(_ report: CrashReport, symbolication: Symbolication) -> View {
-        View(
-            report: report, symbolication: symbolication,
-            text: TextRenderer(symbolication: symbolication).render(report))
+    static func make(
+        _ report: CrashReport, symbolication: Symbolication, dependencies: DependencyPaths = DependencyPaths()
+    ) -> View {
+        var renderer = TextRenderer(symbolication: symbolication)
+        renderer.dependencies = dependencies
+        return View(report: report, symbolication: symbolication, text: renderer.render(report))
     }
 }

@@ -38,7 +38,7 @@ struct AsyncFramesPageTests {
         let notKept = try #require(page.range(of: "… 1 more async frame not kept …"))
         #expect(named.lowerBound < unnamed.lowerBound && unnamed.upperBound < notKept.lowerBound)
         // The crash's frame 0 comes before the chain, its frame 1 after it.
-        let frameOne = try #require(page.range(of: "<td class=\"mono\">3</td>"))
+        let frameOne = try #require(page.range(of: "<td class=\"mono index\">3</td>"))
         #expect(notKept.upperBound < frameOne.lowerBound)
     }
 

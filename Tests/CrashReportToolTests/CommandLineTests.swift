@@ -82,7 +82,8 @@ struct ArgumentParsingTests {
         let lines = run.errors.split(separator: "\n").map(String.init)
         #expect(
             lines.contains(
-                "Usage: crashreport show [--json] [--no-symbols] [--debug-dir <dir> ...] [--dir <dir>] <id-or-file>"))
+                "Usage: crashreport show [--json] [--no-symbols] [--thunks] [--debug-dir <dir> ...] [--dir <dir>] <id-or-file>"
+            ))
         #expect(lines.last == "  See 'crashreport show --help' for more information.")
     }
 }

@@ -31,7 +31,12 @@ struct CollectorPagesBrowserTests {
           })),
           frames: [...document.querySelectorAll('table.stack')].slice(0, 1).flatMap(t => [...t.querySelectorAll('tr.frame')])
             .map(tr => ({inApp: tr.classList.contains('in-app'), text: tr.textContent,
-              background: getComputedStyle(tr).backgroundColor}))
+              background: getComputedStyle(tr).backgroundColor})),
+          numbers: [...document.querySelectorAll('table.stack')].slice(0, 1).flatMap(t => [...t.querySelectorAll('td.index')])
+            .filter(td => td.textContent.length > 0).map(td => {
+              const range = document.createRange(); range.selectNodeContents(td);
+              return {text: td.textContent, lines: range.getClientRects().length};
+            })
         };
         """
 
@@ -49,6 +54,28 @@ struct CollectorPagesBrowserTests {
         var app = try #require(object["app"] as? [String: Any])
         app["version"] = version
         object["app"] = app
+        return (id, Data(try Gzip.compress(JSONSerialization.data(withJSONObject: object))))
+    }
+
+    /// A copy of a real report whose crash has `count` frames: its own, then each again one
+    /// byte further on (the same functions, so that the names are real), to the count.
+    static func deepCopy(of file: URL, frames count: Int) throws -> (id: String, data: Data) {
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: Data(Gzip.decompress(Data(contentsOf: file)))) as? [String: Any])
+        let id = UUID().uuidString.lowercased()
+        object["report_id"] = id
+        var crash = try #require(object["crash"] as? [String: Any])
+        let own = try #require(crash["frames"] as? [[String: Any]])
+        var frames = own
+        while frames.count < count {
+            var frame = own[frames.count % own.count]
+            let ip = try #require(UInt64((frame["ip"] as? String ?? "").dropFirst(2), radix: 16))
+            frame["ip"] = "0x" + String(ip + UInt64(frames.count / own.count), radix: 16)
+            frame["trust"] = "cfi"
+            frames.append(frame)
+        }
+        crash["frames"] = frames
+        object["crash"] = crash
         return (id, Data(try Gzip.compress(JSONSerialization.data(withJSONObject: object))))
     }
 
@@ -177,10 +204,32 @@ struct CollectorPagesBrowserTests {
         #expect(others.allSatisfy { !highlight.contains($0["background"] as? String ?? "") }, "\(others)")
         #expect(!others.contains { ($0["text"] as? String)?.contains("crashByFatalError()") == true })
 
+        // A deep stack: two-digit frame numbers stay on one line at every width.
+        let fatalFile = try #require(sandbox.reports.first { ReportStore.id(of: $0.path) == fatalID })
+        let (deepID, deepBytes) = try Self.deepCopy(of: fatalFile, frames: 14)
+        var upload = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(collector.port)/api/reports")))
+        upload.httpMethod = "POST"
+        upload.httpBody = deepBytes
+        let (_, uploaded) = try await URLSession.shared.data(for: upload)
+        #expect((uploaded as? HTTPURLResponse)?.statusCode == 201)
+        let deep = try await collector.get("/reports/\(deepID)")
+        for width in [400, 720, 1280] {
+            let measuredDeep = try #require(
+                try await HeadlessChromium.measure(
+                    html: deep.text, width: width, probe: Self.probe, name: "deep-\(width)", in: work)
+                    as? [String: Any])
+            let numbers = measuredDeep["numbers"] as? [[String: Any]] ?? []
+            #expect(numbers.contains { $0["text"] as? String == "13" }, "\(numbers)")
+            for number in numbers {
+                #expect(number["lines"] as? Int == 1, "frame \(number["text"] ?? "") wraps at \(width) px")
+            }
+        }
+
         // Screenshots: every page at a phone's and a desktop's width.
         let base = "http://127.0.0.1:\(collector.port)"
         for (name, path) in [
             ("front-page", "/"), ("group-page", "/groups/\(segfaultKey)"), ("report-page", "/reports/\(fatalID)"),
+            ("deep-report-page", "/reports/\(deepID)"),
         ] {
             try await HeadlessChromium.screenshot(
                 base + path, to: Self.artifacts.appendingPathComponent("\(name)-desktop.png"), width: 1280, height: 900,

@@ -86,6 +86,20 @@ struct EndToEndCollectorTests {
         try await expectCleanStop(collector)
     }
 
+    @Test("CRASH_REPORTER_URL set to the collector's base URL, as the demo prints it, delivers the report")
+    func baseURL() async throws {
+        let (sandbox, collector, _, id) = try await scene().parts
+        defer { sandbox.remove() }
+        let run = try await sandbox.deliver(["CRASH_REPORTER_URL": "http://127.0.0.1:\(collector.port)/"])
+        #expect(run.stdout.contains("crash-test: delivered 1, rejected 0, kept for retry 0"), "\(run.stdout)")
+        #expect(sandbox.names(in: "rejected").isEmpty)
+        #expect(collector.files("reports") == ["\(id).crash"])
+        #expect(try await collector.storedReports().first?["id"] as? String == id)
+        // The front page is still the front page.
+        #expect(try await collector.get("/").text.contains("crashBySegfault() — SIGSEGV"))
+        try await expectCleanStop(collector)
+    }
+
     @Test(
         "release build: the Swift runtime failure the collector finds in the debug info is shown first",
         .enabled(if: Binaries.crashTestBuilds.contains("release")))

@@ -51,6 +51,23 @@ struct NIOExampleTests {
         let entry = try #require(position("start_thread"), "frames: \(functions)")
         #expect(handler < pipeline && pipeline < loop && loop < entry)
 
+        // SwiftNIO's frames are in the same binary but their sources are in the package's
+        // checkouts: a dependency's, so they name no group and are marked in the crash log
+        // (docs/grouping.md, "Dependencies and compiler thunks").
+        let all = Symbolicator().symbolicate(report)
+        let signature = CrashSignature(report: report, symbols: all)
+        #expect(signature.frames.contains { $0.contains("RequestHandler.channelRead") }, "\(signature)")
+        #expect(!signature.frames.contains { $0.contains("ChannelHandlerContext") || $0.contains("EventLoop") })
+        // The C parser's callback into NIO (`@objc closure #10 in BetterHTTPParser.init`) is a
+        // thunk without a source line of its own.
+        #expect(!signature.frames.contains { $0.contains("BetterHTTPParser") }, "\(signature)")
+        #expect(!signature.frames.contains { $0.hasPrefix("partial apply for") }, "\(signature)")
+        let log = try #require(TextRenderer(symbols: all).crashingThread(report))
+        let invoke = try #require(log.split(separator: "\n").first { $0.contains("invokeChannelRead") })
+        #expect(invoke.contains("/.build/checkouts/swift-nio/") && invoke.contains(" [dependency]"), "\(invoke)")
+        let own = try #require(log.split(separator: "\n").first { $0.contains("RequestHandler.channelRead") })
+        #expect(!own.contains("[dependency]"), "\(own)")
+
         // The request's breadcrumb, and the log lines before it, in order.
         let crumbs = report.breadcrumbs.items.map { "\($0.category) \($0.message) \($0.data["path"] ?? "")" }
         let expected = [

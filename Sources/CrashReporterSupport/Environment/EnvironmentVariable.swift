@@ -48,6 +48,8 @@ package enum EnvironmentVariable: String, Sendable, CaseIterable {
 
     // Symbolication.
     case debugDirectories = "CRASH_REPORTER_DEBUG_DIRS"
+    /// Source path prefixes of the service's dependencies (`DependencyPaths`).
+    case dependencyPaths = "CRASH_REPORTER_DEPENDENCY_PATHS"
     case path = "PATH"
     // debuginfod's own, as elfutils reads them (the tools; the service's worker only with
     // `CRASH_REPORTER_DEBUGINFOD`).
