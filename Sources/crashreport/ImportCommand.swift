@@ -23,7 +23,7 @@ struct ImportCommand: ToolSubcommand {
 
             EXIT STATUS:
               0   every report found was imported or was already there (or none was found)
-              1   a report was incomplete or damaged, or a file could not be read or written
+              1   a report was incomplete, damaged or not stored, or a file unreadable
               64  the command line is wrong
             """)
 
