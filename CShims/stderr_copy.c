@@ -68,9 +68,12 @@ int scr_stderr_copy_configure(int mode) {
 // Async-signal-safe. Whether the stderr copy has its report lines (the memory file exists).
 int scr_stderr_copy_has_report(void) { return g_copy.mode == SCR_STDERR_REPORT && g_copy.memory_fd >= 0; }
 
-// Async-signal-safe. A crash's report begins: from now on the gzip sink's output is teed.
+// Async-signal-safe (ftruncate, lseek). A crash's report begins: from now on the gzip sink's
+// output is teed. The memory file is emptied first: a child forked without exec shares it (and
+// its offset), and may have crashed into it before.
 bool scr_stderr_copy_begin(void) {
-    g_copy.teeing = scr_stderr_copy_has_report();
+    g_copy.teeing = scr_stderr_copy_has_report() && ftruncate(g_copy.memory_fd, 0) == 0 &&
+                    lseek(g_copy.memory_fd, 0, SEEK_SET) == 0;
     g_copy.tee_failed = false;
     g_copy.tee_bytes = 0;
     return g_copy.teeing;

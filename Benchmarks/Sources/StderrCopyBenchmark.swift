@@ -1,3 +1,4 @@
+import CCrashReporter
 import Foundation
 
 /// A child's stderr read to its end on a thread of its own, as a log agent reads a container's.
@@ -43,19 +44,27 @@ enum StderrCopyBenchmark {
         ]
         var lines = [
             "| fault to waitpid (\(runs) runs each, interleaved), µs | CRASH_REPORTER_STDERR | median | p90 | min "
+                + "| handler, entered to chaining (median) | of which the copy, after the run record (median) "
                 + "| stderr bytes |",
-            "|---|---|---|---|---|---|",
+            "|---|---|---|---|---|---|---|---|",
         ]
         var extra: [String] = []
         for crash in crashes {
             var samples = Array(repeating: [Double](), count: modes.count)
             var bytes = Array(repeating: 0, count: modes.count)
+            var handler = Array(repeating: [Double](), count: modes.count)
+            var copy = Array(repeating: [Double](), count: modes.count)
             for _ in 0..<runs {
                 for (i, mode) in modes.enumerated() {
                     let run = try CrashBenchmark.crashOnce(
                         binary: binary, environment: base.merging(["CRASH_REPORTER_STDERR": mode]) { $1 },
-                        arguments: crash.arguments, stderrPipe: true)
+                        arguments: crash.arguments, profile: true, stderrPipe: true)
                     samples[i].append(run.microseconds)
+                    if let profile = run.profile {
+                        handler[i].append(
+                            (profile.mark(SCR_PROFILE_CHAINING) - profile.mark(SCR_PROFILE_ENTERED)) / 1000)
+                        copy[i].append((profile.mark(SCR_PROFILE_CHAINING) - profile.mark(SCR_PROFILE_RECORDED)) / 1000)
+                    }
                     bytes[i] = max(bytes[i], run.stderrBytes)
                 }
             }
@@ -63,10 +72,14 @@ enum StderrCopyBenchmark {
                 let s = Stats(samples: samples[i])
                 lines.append(
                     "| \(crash.label) | `\(mode)` | \(format(s.median, 0)) | \(format(s.p90, 0)) | \(format(s.min, 0)) "
+                        + "| \(format(Stats(samples: handler[i]).median, 0)) | \(format(Stats(samples: copy[i]).median, 0)) "
                         + "| \(bytes[i]) |")
             }
             let cost = Stats(samples: samples[2]).median - Stats(samples: samples[0]).median
-            extra.append("The copy's cost, \(crash.label) (report − off, medians): \(format(cost, 0)) µs.")
+            let inHandler = Stats(samples: handler[2]).median - Stats(samples: handler[0]).median
+            extra.append(
+                "The copy's cost, \(crash.label) (report − off, medians): \(format(cost, 0)) µs fault to waitpid, "
+                    + "\(format(inHandler, 0)) µs in the handler.")
         }
         return lines + [""] + extra
     }

@@ -13,6 +13,11 @@ public struct LoggedReport: Sendable, Equatable {
 
     public var id: String
     public var state: State
+
+    public init(id: String, state: State) {
+        self.id = id
+        self.state = state
+    }
 }
 
 /// Finds the reports that crashes wrote to standard error in log text, whatever carried it:

@@ -74,8 +74,9 @@ public enum CrashReporter {
     /// Arms the crash handlers. Fast (no report is read or sent here) and safe to call before
     /// anything else. `environment` fills in what `options` leaves out (docs/configuration.md);
     /// nil reads the process's. Throws `CrashReporterError` when an option or variable is
-    /// invalid, the state directory cannot be made or the handlers cannot be installed; the
-    /// service can go on without crash reports then.
+    /// invalid, the state directory cannot be made while `Options.crashOutput` is not `.report`
+    /// (with `.report` a crash then goes to standard error only), or the handlers cannot be
+    /// installed; the service can go on without crash reports then.
     @discardableResult
     public static func start(
         _ options: Options = Options(),
