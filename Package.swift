@@ -252,6 +252,7 @@ if Context.environment["CRASH_REPORTER_FUZZ"] == "1" {
         ("FuzzRetryHeaders", ["CrashReportSentry", "CrashReporterSupport"]),
         ("FuzzScrubber", ["Tracking"]),
         ("FuzzJSONWriter", ["CCrashReporter", "CrashReporterSupport"]),
+        ("FuzzLoggedReports", ["CrashReportFormat"]),
     ]
     package.targets += fuzzTargets.map { target in
         .executableTarget(name: target.name, dependencies: target.dependencies, path: "Fuzz/Targets/\(target.name)")

@@ -67,8 +67,9 @@ int scr_gzip_reserve(void) {
 size_t scr_gzip_reserved_bytes(void) { return g_gzip.mapped; }
 
 // Async-signal-safe (write(2) only). A full disk marks the sink failed and keeps its errno;
-// nothing is retried.
+// nothing is retried. A crash's output is teed first into the stderr copy (stderr_copy.c).
 static void write_all(const unsigned char *p, size_t n) {
+    scr_stderr_copy_tee(p, n);
     uint64_t began = scr_profile_on() ? scr_now_monotonic_ns() : 0;
     while (n > 0 && !g_gzip.write_failed) {
         ssize_t r = scr_report_file_write(g_gzip.fd, p, n);
@@ -101,7 +102,8 @@ static int pump(scr_writer *w, int flush) {
         write_all(g_gzip.out, SCR_OUT_SIZE - s->avail_out);
     } while (s->avail_out == 0 || (flush == Z_FINISH && r != Z_STREAM_END));
     w->len = 0;
-    return g_gzip.write_failed ? -1 : 0;
+    // A failed file stops the report, unless its copy for stderr still takes the output.
+    return g_gzip.write_failed && !scr_stderr_copy_teeing() ? -1 : 0;
 }
 
 // Async-signal-safe.
@@ -109,13 +111,14 @@ static void drain(scr_writer *w) {
     if (pump(w, Z_NO_FLUSH) != 0) w->failed = true;
 }
 
-// Async-signal-safe: deflateInit2 allocates only from the arena.
+// Async-signal-safe: deflateInit2 allocates only from the arena. `fd` < 0: no file (the
+// output goes to the stderr copy alone; scr_gzip_finish then reports EBADF).
 int scr_gzip_begin(int fd, scr_writer *w, int level) {
     if (g_gzip.arena == NULL) return -1;
     g_gzip.arena_used = 0;
     g_gzip.fd = fd;
-    g_gzip.write_failed = false;
-    g_gzip.write_errno = 0;
+    g_gzip.write_failed = fd < 0;
+    g_gzip.write_errno = fd < 0 ? EBADF : 0;
     memset(&g_gzip.stream, 0, sizeof g_gzip.stream);
     g_gzip.stream.zalloc = arena_alloc;
     g_gzip.stream.zfree = arena_free;
@@ -132,6 +135,6 @@ int scr_gzip_begin(int fd, scr_writer *w, int level) {
 int scr_gzip_finish(scr_writer *w) {
     int r = w->failed ? -1 : pump(w, Z_FINISH);
     deflateEnd(&g_gzip.stream);
-    if (r != 0 && g_gzip.write_errno != 0) return g_gzip.write_errno;
+    if (g_gzip.write_failed) return g_gzip.write_errno; // set with it (the stderr copy may have gone on)
     return r;
 }

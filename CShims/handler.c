@@ -2,8 +2,8 @@
 //
 // Flow. install.c prepares everything the handler touches and installs this handler with
 // SA_SIGINFO, SA_ONSTACK and SA_NODEFER (it says why). The handler claims the report, arms
-// a watchdog, writes the report (report.c), marks the run crashed (run_record.c), and hands
-// the signal on.
+// a watchdog, writes the report (report.c), marks the run crashed (run_record.c), writes the
+// summary line and the report's copy to standard error (stderr_copy.c), and hands the signal on.
 //
 // Faults that are not crashes. A thread that faults while it unwinds itself for a capture
 // (threads.c) jumps back into its capture handler; a thread that faults in guarded code while
@@ -79,6 +79,9 @@ void scr_handle_signal(int sig, siginfo_t *info, void *ucontext) {
         bool written = scr_report_write(&request) == 0;
         scr_run_record_mark_crashed(written ? request.id : NULL);
         scr_profile_mark(SCR_PROFILE_RECORDED);
+        // Last, once the report's file and the run record are done: a log pipe nobody drains
+        // can only delay the end (stderr_copy.c).
+        scr_stderr_copy_emit(sig, info, ucontext, request.id, written);
         // The other threads wait in their capture handler. When the signal then ends the process
         // they end with it (waking them first would only slow the end down); a handler before
         // ours, or an ignored signal, may let the process go on, so they go on too.

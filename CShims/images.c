@@ -197,6 +197,16 @@ int scr_images_find(uintptr_t address) {
 // Async-signal-safe: whether image `index` is the executable.
 bool scr_images_is_main(int index) { return index >= 0 && index < g_images.count && g_images.images[index].main; }
 
+// Async-signal-safe: reads the table only.
+const char *scr_images_name(int index) {
+    const char *path = g_images.pool + g_images.images[index].path;
+    const char *slash = strrchr(path, '/');
+    return slash != NULL ? slash + 1 : path;
+}
+
+// Async-signal-safe: reads the table only.
+uintptr_t scr_images_base(int index) { return g_images.images[index].base; }
+
 // Async-signal-safe.
 size_t scr_images_reserved_bytes(void) { return g_images.mapped; }
 

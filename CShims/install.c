@@ -53,5 +53,6 @@ int scr_install(const scr_config *config) {
 // Async-signal-safe.
 size_t scr_reserved_bytes(void) {
     return scr_ring_reserved_bytes() + scr_gzip_reserved_bytes() + scr_images_reserved_bytes() +
-           scr_report_reserved_bytes() + scr_reserved_thread_bytes() + scr_altstack_size();
+           scr_report_reserved_bytes() + scr_reserved_thread_bytes() + scr_altstack_size() +
+           scr_stderr_copy_reserved_bytes() + scr_termination_log_reserved_bytes();
 }

@@ -72,6 +72,9 @@ SCR_HIDDEN void scr_images_refresh(void);
 SCR_HIDDEN int scr_images_find(uintptr_t address);
 SCR_HIDDEN bool scr_images_is_main(int index);
 SCR_HIDDEN void scr_images_write_json(scr_writer *w);
+// Async-signal-safe: image `index`'s file name (no directory) and load bias (a valid index only).
+SCR_HIDDEN const char *scr_images_name(int index);
+SCR_HIDDEN uintptr_t scr_images_base(int index);
 SCR_HIDDEN size_t scr_images_reserved_bytes(void);
 
 // ---- unwinder (unwinder.c) --------------------------------------------------------------
@@ -311,6 +314,25 @@ SCR_HIDDEN void scr_os_release_pretty_name(char *out, size_t cap);
 // CLOCK_BOOTTIME milliseconds, from /proc/self/stat (now when it cannot be read); keeps the
 // clock ticks for scr_process_start_ticks.
 SCR_HIDDEN uint64_t scr_proc_start_boot_ms(void);
+
+// ---- the crash on standard error and the termination message (stderr_copy.c, termination_log.c) ----
+// Async-signal-safe. A crash's report begins: the gzip sink's output is teed into the copy from
+// now on; true when it is (the mode `report`, and the memory file exists).
+SCR_HIDDEN bool scr_stderr_copy_begin(void);
+// Async-signal-safe. Whether the sink's output still goes to the copy: the sink then goes on
+// compressing when the report's file fails.
+SCR_HIDDEN bool scr_stderr_copy_teeing(void);
+// Async-signal-safe (write(2) to the memory file). A block of the report's gzip bytes.
+SCR_HIDDEN void scr_stderr_copy_tee(const void *bytes, size_t n);
+// Async-signal-safe. After a crash's report: the summary line (and the report's lines) on fd 2,
+// the summary in the termination log. `id`: the report's, NULL or "" when none was begun;
+// `on_disk`: whether its `.crash` file is whole.
+SCR_HIDDEN void scr_stderr_copy_emit(int sig, const siginfo_t *info, const void *ucontext, const char *id,
+                                     bool on_disk);
+SCR_HIDDEN size_t scr_stderr_copy_reserved_bytes(void); // async-signal-safe
+// Async-signal-safe (open, write, close): `text` as the termination log's content, when one is set.
+SCR_HIDDEN void scr_termination_log_write(const char *text, size_t len);
+SCR_HIDDEN size_t scr_termination_log_reserved_bytes(void); // async-signal-safe
 
 // ---- the report's files in pending/ (report_files.c) -------------------------------------
 // Not async-signal-safe (install): keeps the paths and the spare descriptor. SCR_OK, or

@@ -205,16 +205,21 @@ int scr_report_write(scr_report_request *request) {
     int others = scr_threads_request(crash);
     scr_profile_mark(SCR_PROFILE_REQUESTED);
     scr_uuid_v4(request->id);
+    // A crash's report is teed into its copy for stderr (stderr_copy.c), which is written even
+    // when the file cannot be made (a read-only root, no state directory).
+    bool copied = crash && scr_stderr_copy_begin();
     int fd = scr_report_files_open(request->id);
-    if (fd < 0) goto done;
+    if (fd < 0 && !copied) goto done;
     scr_writer writer;
     scr_writer *w = &writer;
     // The level by the report's size: many threads make a large report, level 1 then (a 64-thread
     // report compresses 3x faster than at 6 for 15 % more bytes); a small one keeps level 6, which
     // the 3 KB bound with 100 breadcrumbs needs (level 4 came to 3,052 bytes, docs/benchmarks.md).
     if (scr_gzip_begin(fd, w, others > SCR_FEW_THREADS ? 1 : 6) != 0) {
-        close(fd);
-        scr_report_files_discard();
+        if (fd >= 0) {
+            close(fd);
+            scr_report_files_discard();
+        }
         goto done;
     }
     scr_profile_mark(SCR_PROFILE_OPENED);
@@ -264,6 +269,10 @@ int scr_report_write(scr_report_request *request) {
 
     scr_profile_mark(SCR_PROFILE_BODY);
     r = scr_gzip_finish(w);
+    if (fd < 0) { // no file: the stderr copy holds the report
+        r = -1;
+        goto done;
+    }
     if (close(fd) != 0 && r == 0) r = errno;
     scr_profile_mark(SCR_PROFILE_FINISHED);
     if (r == 0) r = scr_report_files_commit();

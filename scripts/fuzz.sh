@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
 
 targets=(FuzzReportReader FuzzHTTPRequest FuzzSentryEnvelope FuzzEventsBatch FuzzOTLPLogs FuzzSentryDSN FuzzRetryHeaders FuzzScrubber
-    FuzzJSONWriter)
+    FuzzJSONWriter FuzzLoggedReports)
 which="${1:-all}"
 seconds="${2:-30}"
 shift $(( $# > 2 ? 2 : $# ))

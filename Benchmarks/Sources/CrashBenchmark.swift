@@ -6,6 +6,8 @@ enum CrashBenchmark {
     struct Run {
         var microseconds: Double
         var reportBytes: Int?
+        /// With `stderrPipe`: the bytes the child wrote to its stderr.
+        var stderrBytes: Int = 0
         /// With `profile`: the handler's marks and totals (scr_crash_profile), and the fault and
         /// waitpid times, all CLOCK_MONOTONIC ns.
         var profile: CrashProfile.Sample?
@@ -16,10 +18,12 @@ enum CrashBenchmark {
 
     /// Crashes `binary` once (`crash KIND` of crash-test, or `commandArguments`, where "{state}"
     /// stands for the state directory made for the run) and times fault to waitpid. With
-    /// `profile`, the handler writes its phases to descriptor 4 (CRASH_TEST_PROFILE_FD).
+    /// `profile`, the handler writes its phases to descriptor 4 (CRASH_TEST_PROFILE_FD). With
+    /// `stderrPipe`, the child's stderr is a pipe that a thread of this process drains, as a log
+    /// agent does (else /dev/null).
     static func crashOnce(
         binary: String, environment: [String: String], kind: String = "segfault", keep: URL? = nil,
-        arguments commandArguments: [String]? = nil, profile: Bool = false
+        arguments commandArguments: [String]? = nil, profile: Bool = false, stderrPipe: Bool = false
     ) throws -> Run {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -31,7 +35,14 @@ enum CrashBenchmark {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var stderrFDs: [Int32] = [-1, -1]
+        if stderrPipe {
+            guard pipe(&stderrFDs) == 0 else { throw POSIXError(.EMFILE) }
+            posix_spawn_file_actions_addclose(&actions, stderrFDs[0])
+            posix_spawn_file_actions_adddup2(&actions, stderrFDs[1], 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
         // Close the read ends first: one may itself be descriptor 3 or 4.
         posix_spawn_file_actions_addclose(&actions, fds[0])
         if profile { posix_spawn_file_actions_addclose(&actions, profileFDs[0]) }
@@ -54,11 +65,14 @@ enum CrashBenchmark {
         guard posix_spawn(&pid, binary, &actions, nil, argv, envp) == 0 else { throw POSIXError(.ENOENT) }
         close(fds[1])
         if profile { close(profileFDs[1]) }
+        let drained = stderrPipe ? StderrDrain(fd: stderrFDs[0]) : nil
+        if stderrPipe { close(stderrFDs[1]) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let reaped = UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+        let stderrBytes = drained?.finish() ?? 0
         var faulted: UInt64 = 0
         let got = read(fds[0], &faulted, 8)
         close(fds[0])
@@ -83,7 +97,8 @@ enum CrashBenchmark {
             try? FileManager.default.copyItem(at: pending.appendingPathComponent(name), to: kept)
             keptReport = kept
         }
-        return Run(microseconds: Double(reaped - faulted) / 1000, reportBytes: size, profile: sample)
+        return Run(
+            microseconds: Double(reaped - faulted) / 1000, reportBytes: size, stderrBytes: stderrBytes, profile: sample)
     }
 
     /// The largest file the peer left in its database (its crash's envelope), nil when none.

@@ -70,6 +70,11 @@ if arguments.contains("--pool-watch-only") {
     try ThreadsBenchmark.snapshots(runs: quick ? 10 : 50).forEach { print($0) }
     exit(0)
 }
+if arguments.contains("--stderr-copy-only") {
+    print("## The crash on stderr\n")
+    try StderrCopyBenchmark.run(binary: crashTest, runs: quick ? 5 : 20).forEach { print($0) }
+    exit(0)
+}
 if arguments.contains("--crash-only") {
     // Fault to waitpid beside the peer, the crash path's profile, and every thread.
     print("## Crash: fault to waitpid\n")
@@ -105,6 +110,8 @@ print("\n## swift-log lines as breadcrumbs\n")
 LoggingBenchmark.run().forEach { print($0) }
 print("\n## Crash: fault to waitpid\n")
 try CrashBenchmark.run(binary: crashTest, runs: quick ? 5 : 40).forEach { print($0) }
+print("\n## The crash on stderr\n")
+try StderrCopyBenchmark.run(binary: crashTest, runs: quick ? 5 : 20).forEach { print($0) }
 if arguments.contains("--threads-only") {
     print("\n## Every thread\n")
     try ThreadsBenchmark.crashes(binary: crashTest, runs: quick ? 5 : 20).forEach { print($0) }

@@ -58,6 +58,27 @@ enum {
     SCR_ERR_PATH_TOO_LONG = 5,
 };
 
+/// What a crash writes to standard error (docs/configuration.md, CRASH_REPORTER_STDERR).
+enum {
+    SCR_STDERR_OFF = 0,     // nothing
+    SCR_STDERR_SUMMARY = 1, // one human line: the signal or fatal error, where, the report id
+    SCR_STDERR_REPORT = 2,  // that line, then the compressed report as lines `crashreport import` reads
+};
+
+/// Sets what a crash writes to standard error (one of SCR_STDERR_*; SCR_STDERR_REPORT before any
+/// call) and, for SCR_STDERR_REPORT, makes the memory file the report's copy is teed into.
+/// Call before `scr_install`. Not async-signal-safe. SCR_OK or SCR_ERR_BAD_CONFIG.
+int scr_stderr_copy_configure(int mode);
+
+/// Whether a crash writes the report's lines to standard error (the mode is SCR_STDERR_REPORT and
+/// its memory file could be made). Async-signal-safe.
+int scr_stderr_copy_has_report(void);
+
+/// The file a crash writes its summary line to (the Kubernetes termination message), truncated
+/// first; NULL or "" for none. Call before `scr_install`. Not async-signal-safe. SCR_OK or
+/// SCR_ERR_PATH_TOO_LONG.
+int scr_termination_log_configure(const char *path);
+
 /// Result codes of `scr_snapshot` (besides SCR_OK).
 enum {
     SCR_SNAPSHOT_NOT_RUNNING = 10, // not installed, or the monitor thread could not start

@@ -74,8 +74,9 @@ public enum CrashReporter {
     /// Arms the crash handlers. Fast (no report is read or sent here) and safe to call before
     /// anything else. `environment` fills in what `options` leaves out (docs/configuration.md);
     /// nil reads the process's. Throws `CrashReporterError` when an option or variable is
-    /// invalid, the state directory cannot be made or the handlers cannot be installed; the
-    /// service can go on without crash reports then.
+    /// invalid, the state directory cannot be made while `Options.crashOutput` is not `.report`
+    /// (with `.report` a crash then goes to standard error only), or the handlers cannot be
+    /// installed; the service can go on without crash reports then.
     @discardableResult
     public static func start(
         _ options: Options = Options(),
@@ -99,18 +100,34 @@ public enum CrashReporter {
                 current = Started(status: status, configuration: nil)
                 return status
             }
+            // A read-only root or a full disk: the handlers are armed all the same, and a crash goes
+            // to standard error, which the container's log keeps (docs/deployment.md).
+            let stateUsable: Bool
             do throws(FileError) {
                 try FileSystem.createDirectory(config.pendingDirectory)
                 try FileSystem.checkWritable(config.pendingDirectory)
+                stateUsable = true
             } catch {
                 let failure = CrashReporterError(error)
-                notes.append(("crash reports cannot be kept: \(failure)", .error))
-                throw failure
+                guard config.crashOutput == .report else {
+                    notes.append(("crash reports cannot be kept: \(failure)", .error))
+                    throw failure
+                }
+                notes.append(
+                    ("crash reports cannot be kept on disk (\(failure)): a crash goes to standard error only", .error))
+                stateUsable = false
             }
             try install(config)
-            if config.recordRuns { scr_run_record_expect() }
+            if config.crashOutput == .report, scr_stderr_copy_has_report() == 0 {
+                notes.append(
+                    (
+                        "no memory file for the crash's copy on standard error: a crash writes its summary line only",
+                        .warning
+                    ))
+            }
+            if config.recordRuns && stateUsable { scr_run_record_expect() }
             if config.watchExecutors { ExecutorWatch.hookPool() }
-            settling.store(true, ordering: .releasing)
+            if stateUsable { settling.store(true, ordering: .releasing) }
             if let note = chainedHandlerNote() { notes.append(note) }
             TestFault.arm(EnvironmentSettings(environment).raw(.testFault))
             TrackingSystem.setBreadcrumbSink(breadcrumbSink)
@@ -127,7 +144,7 @@ public enum CrashReporter {
             current = Started(status: status, configuration: config)
             return status
         }
-        if case .capturing = status {
+        if case .capturing = status, settling.load(ordering: .acquiring) {
             settleInBackground(config, deliver: options.deliverAtStart)
         }
         return status
@@ -311,6 +328,12 @@ public enum CrashReporter {
             StateLayout.Suffix.failedReport, config.appName, config.appVersion, config.appBuild,
             config.environmentName, config.homeDirectory,
         ]
+        guard scr_stderr_copy_configure(config.crashOutput.mode) == SCR_OK,
+            scr_termination_log_configure(config.terminationLog ?? "") == SCR_OK
+        else {
+            throw CrashReporterError.invalidOption(
+                "\(EnvironmentVariable.terminationLog.name) is too long: \(config.terminationLog ?? "")")
+        }
         let result = withCStrings(strings) { s in
             var c = scr_config(
                 pending_dir: s[0], state_dir: s[1], report_suffix: s[2], temporary_suffix: s[3], failed_suffix: s[4],

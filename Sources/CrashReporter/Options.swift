@@ -1,3 +1,4 @@
+import CCrashReporter
 import Glibc
 
 /// How the crash reporter is set up. Every field has a default; environment variables fill
@@ -72,6 +73,10 @@ public struct Options: Sendable {
     /// starts only once the main actor has run it (a synchronous `main` that never drains the main
     /// queue is never watched). On by default; `CRASH_REPORTER_WATCH_EXECUTORS=0` turns it off too.
     public var watchExecutors: Bool
+    /// What a crash writes to standard error (`CRASH_REPORTER_STDERR`): the summary line and the
+    /// compressed report as lines `crashreport import` rebuilds it from (`.report`, the default
+    /// when nil), the summary line only, or nothing (docs/deployment.md).
+    public var crashOutput: CrashOutput?
 
     /// Options with each field given, every one optional: what is nil is read from the environment
     /// at `start` (docs/configuration.md), else takes its default.
@@ -99,7 +104,8 @@ public struct Options: Sendable {
         maxPendingBytes: Int? = nil,
         retention: Duration? = nil,
         recordRuns: Bool = true,
-        watchExecutors: Bool = true
+        watchExecutors: Bool = true,
+        crashOutput: CrashOutput? = nil
     ) {
         self.appName = appName
         self.appVersion = appVersion
@@ -125,6 +131,7 @@ public struct Options: Sendable {
         self.retention = retention
         self.recordRuns = recordRuns
         self.watchExecutors = watchExecutors
+        self.crashOutput = crashOutput
     }
 }
 
@@ -147,6 +154,27 @@ public enum SnapshotSignal: String, Sendable, CaseIterable {
         case .user1: SIGUSR1
         case .user2: SIGUSR2
         case .off: nil
+        }
+    }
+}
+
+/// What a crash writes to standard error, where a container's log keeps it after the container
+/// and its filesystem are gone (docs/deployment.md).
+public enum CrashOutput: String, Sendable, CaseIterable {
+    /// One human summary line (the signal or fatal error, where, the report id), then the
+    /// compressed report as marked lines that `crashreport import` rebuilds it from.
+    case report
+    /// The summary line only.
+    case summary
+    /// Nothing.
+    case off
+
+    /// The C core's value (SCR_STDERR_*).
+    var mode: Int32 {
+        switch self {
+        case .report: Int32(SCR_STDERR_REPORT)
+        case .summary: Int32(SCR_STDERR_SUMMARY)
+        case .off: Int32(SCR_STDERR_OFF)
         }
     }
 }

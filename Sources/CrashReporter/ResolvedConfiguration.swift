@@ -1,5 +1,6 @@
 import CrashReportDelivery
 import CrashReporterSupport
+import Glibc
 
 /// `Options` with the environment's values filled in and checked. The delivery settings
 /// (destination, retry delay, upload timeout, the operator's off switch) are read by
@@ -22,6 +23,9 @@ struct ResolvedConfiguration: Sendable {
     var hangTimeoutMs: Int
     var recordRuns: Bool
     var watchExecutors: Bool
+    var crashOutput: CrashOutput
+    /// The file a crash writes its summary to (the Kubernetes termination message), nil for none.
+    var terminationLog: String?
 
     var pendingDirectory: String { StateDirectory.pending(stateDirectory) }
 
@@ -86,6 +90,12 @@ struct ResolvedConfiguration: Sendable {
             range: "100 ms and 1 h")
         recordRuns = options.recordRuns && !settings.isZero(.runRecords)
         watchExecutors = options.watchExecutors && !settings.isZero(.watchExecutors)
+        if let output = options.crashOutput {
+            crashOutput = output
+        } else {
+            crashOutput = try Self.crashOutput(settings)
+        }
+        terminationLog = Self.terminationLog(settings)
         if let signal = options.snapshotSignal {
             snapshotSignal = signal
         } else {
@@ -114,6 +124,26 @@ struct ResolvedConfiguration: Sendable {
         } catch {
             throw .invalidOption(error.description)
         }
+    }
+
+    /// `CRASH_REPORTER_STDERR`: `report`, `summary` or `off` (any case); `report` when unset.
+    static func crashOutput(_ settings: EnvironmentSettings) throws(CrashReporterError) -> CrashOutput {
+        guard let raw = settings.text(.stderrCopy) else { return .report }
+        guard let output = CrashOutput(rawValue: raw.lowercased()) else {
+            throw .invalidOption(
+                "\(EnvironmentVariable.stderrCopy.name) must be report, summary or off (got \"\(raw)\")")
+        }
+        return output
+    }
+
+    /// Kubernetes' default termination message file.
+    static let kubernetesTerminationLog = "/dev/termination-log"
+
+    /// `CRASH_REPORTER_TERMINATION_LOG` (`off`: none), else /dev/termination-log when it exists and
+    /// this process may write it (Kubernetes mounts it into every container), else none.
+    static func terminationLog(_ settings: EnvironmentSettings) -> String? {
+        if let path = settings.text(.terminationLog) { return path.lowercased() == "off" ? nil : path }
+        return access(kubernetesTerminationLog, W_OK) == 0 ? kubernetesTerminationLog : nil
     }
 
     /// `CRASH_REPORTER_SNAPSHOT_SIGNAL`: `QUIT`, `USR1`, `USR2` (with or without `SIG`, any case)

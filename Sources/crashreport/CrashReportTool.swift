@@ -35,7 +35,7 @@ struct CrashReportTool: ParsableCommand {
         version: CrashReportVersion.current,
         subcommands: [
             ListCommand.self, ShowCommand.self, ExportCommand.self, UploadCommand.self, WatchCommand.self,
-            StatsCommand.self,
+            StatsCommand.self, ImportCommand.self,
         ]
     )
 

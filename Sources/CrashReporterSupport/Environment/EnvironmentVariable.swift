@@ -37,6 +37,8 @@ package enum EnvironmentVariable: String, Sendable, CaseIterable {
     case snapshotSignal = "CRASH_REPORTER_SNAPSHOT_SIGNAL"
     case runRecords = "CRASH_REPORTER_RUN_RECORDS"
     case watchExecutors = "CRASH_REPORTER_WATCH_EXECUTORS"
+    case stderrCopy = "CRASH_REPORTER_STDERR"
+    case terminationLog = "CRASH_REPORTER_TERMINATION_LOG"
     /// The fault the tests plant in the worker (`TestFault`).
     case testFault = "CRASH_REPORTER_TEST_FAULT"
 
