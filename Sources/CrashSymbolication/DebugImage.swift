@@ -78,6 +78,7 @@ final class DebugImage {
             lineTables[unit] = units[unit].stmtList.flatMap {
                 try? DWARFLineTable(sections: dwarf, at: $0, unit: units[unit], strings: reader)
             }
+            if let section = sections.sections[".debug_line"] { sections.release(section) }
         }
         let lines = lineTables[unit] ?? nil
         var scope = Scope(row: lines?.row(for: address), inlined: [])
@@ -115,6 +116,10 @@ final class DebugImage {
         return scope
     }
 
+    /// Reads every unit's header and first entry, and keeps which unit covers which addresses:
+    /// a unit's ranges that follow one another with nothing of another unit between them (its
+    /// functions, one range each where the compiler gave each function a section) are kept as
+    /// one, so the index holds about one entry per unit, not one per function.
     private func indexUnits(_ dwarf: DWARFSections) {
         units = DWARFUnit.all(in: dwarf)
         var ranges: [(range: Range<UInt64>, entry: Int)] = []
@@ -122,7 +127,20 @@ final class DebugImage {
             for range in unit.ranges { ranges.append((range, index)) }
             units[index].ranges = []
         }
-        unitRanges = ranges.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        ranges.sort { $0.range.lowerBound < $1.range.lowerBound }
+        var merged: [(range: Range<UInt64>, entry: Int)] = []
+        for next in ranges {
+            if let last = merged.last, last.entry == next.entry, next.range.lowerBound >= last.range.lowerBound {
+                let upper = max(last.range.upperBound, next.range.upperBound)
+                merged[merged.count - 1].range = last.range.lowerBound..<upper
+            } else {
+                merged.append(next)
+            }
+        }
+        unitRanges = merged
+        for name in [".debug_info", ".debug_abbrev"] {
+            if let section = sections.sections[name] { sections.release(section) }
+        }
     }
 
     private func unit(covering address: UInt64) -> Int? {
