@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds the benchmarks and the example service in release mode and runs every comparison side
 # by side (with sentry-native's rows beside ours, scripts/build-peer.sh), then the executor watch
-# under load (Benchmarks/pool-watch-load.py: the SwiftNIO example, the watch on and off), then the footprint comparison (Benchmarks/Footprint: a SwiftNIO service with and
-# without the reporter, dynamic and --static-swift-stdlib). Pass --quick for a short run, or one of
+# under load (Benchmarks/pool-watch-load.py: the SwiftNIO example, the watch on and off), then the
+# next launch after a crash (Benchmarks/next-launch.py: the Hummingbird and Vapor examples in
+# release, a report pending or not), then the footprint comparison (Benchmarks/Footprint: a
+# SwiftNIO service with and without the reporter, dynamic and --static-swift-stdlib). Pass --quick for a short run, or one of
 # crash-reporter-benchmarks' modes (--start-only, --crash-only, …) for a part of it.
 #
 # Everything the run prints goes into one page, docs/benchmarks.md (Benchmarks/benchmarks-page.py
@@ -48,6 +50,20 @@ measure() {
     quietly swift build -c release --package-path Examples/NIOService
     if [ "$quick" = 1 ]; then load_runs=(3 1000); else load_runs=(7 3000); fi
     python3 Benchmarks/pool-watch-load.py Examples/NIOService/.build/release/nio-service "${load_runs[@]}"
+
+    echo
+    echo "## The next launch after a crash"
+    echo
+    # The example services in release, each crashed once, then relaunched with its report pending
+    # and with nothing pending, interleaved (Benchmarks/next-launch.py).
+    use_mirrors Examples/HummingbirdService Examples/VaporService
+    services=()
+    for example in HummingbirdService:hummingbird-service VaporService:vapor-service; do
+        quietly swift build -c release --package-path "Examples/${example%%:*}"
+        services+=("Examples/${example%%:*}/.build/release/${example##*:}")
+    done
+    python3 Benchmarks/next-launch.py .build/release/crashreport .build/release/crash-reporter-benchmarks \
+        "$([ "$quick" = 1 ] && echo 2 || echo 5)" "${services[@]}"
 
     echo
     echo "## Footprint"
