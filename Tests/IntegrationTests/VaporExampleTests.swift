@@ -48,7 +48,7 @@ struct VaporExampleTests {
         }
     }
 
-    @Test("serves its routes: hello, an order, a pool thread blocked for a second, and a snapshot")
+    @Test("serves hello, an order, a pool thread blocked for a second and a snapshot; ends on SIGTERM with 0")
     func serves() async throws {
         let state = TempDirectory()
         let service = try await Self.example.start(state: state.path)
@@ -62,6 +62,10 @@ struct VaporExampleTests {
         #expect(snapshot.report.kind == .snapshot)
         #expect(snapshot.report.snapshot?.reason == "asked for through GET /snapshot")
         #expect(try await ExampleService.get(service.port, "/") == "hello\n")
+        // SIGTERM: Vapor shuts down (its lifecycle handlers, delivery's among them) and `main` returns.
+        #expect(kill(service.process.pid, SIGTERM) == 0)
+        let result = try await service.process.wait()
+        #expect(result.signal == nil && result.exitCode == 0, "stderr: \(result.stderr.suffix(2000))")
     }
 
     @Test(
