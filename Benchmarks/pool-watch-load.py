@@ -6,59 +6,10 @@ Markdown table of requests per second and latency (median, p99), medians over th
 
 Usage: pool-watch-load.py SERVICE [RUNS] [REQUESTS]   (scripts/bench.sh runs it)
 """
-import http.client
-import re
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
-import threading
-import time
 
-
-def run_once(binary, watch, requests):
-    home = tempfile.mkdtemp(prefix="watch-load-")
-    environment = {
-        "PATH": "/usr/bin:/bin",
-        "HOME": home,
-        "CRASH_REPORTER_DIR": home + "/state",
-        "SWIFT_BACKTRACE": "enable=no",
-        "CRASH_REPORTER_WATCH_EXECUTORS": "1" if watch else "0",
-    }
-    service = subprocess.Popen([binary], env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        port = None
-        deadline = time.monotonic() + 60
-        while port is None and time.monotonic() < deadline:
-            line = service.stderr.readline()
-            if not line:
-                break
-            found = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
-            if found:
-                port = int(found.group(1))
-        if port is None:
-            raise SystemExit(f"{binary} did not say where it listens")
-        # The service logs every request: keep reading, or its pipe fills and it stops.
-        threading.Thread(target=lambda: [None for _ in service.stderr], daemon=True).start()
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        for _ in range(50):  # warm-up
-            connection.request("GET", "/")
-            connection.getresponse().read()
-        latencies = []
-        began = time.perf_counter()
-        for _ in range(requests):
-            start = time.perf_counter()
-            connection.request("GET", "/")
-            connection.getresponse().read()
-            latencies.append(time.perf_counter() - start)
-        elapsed = time.perf_counter() - began
-        latencies.sort()
-        return requests / elapsed, latencies[len(latencies) // 2] * 1e6, latencies[int(len(latencies) * 0.99)] * 1e6
-    finally:
-        service.kill()
-        service.wait()
-        shutil.rmtree(home, ignore_errors=True)
+from service_load import run_once
 
 
 def main():
@@ -68,7 +19,7 @@ def main():
     results = {True: [], False: []}
     for _ in range(runs):
         for watch in (False, True):
-            results[watch].append(run_once(binary, watch, requests))
+            results[watch].append(run_once(binary, {"CRASH_REPORTER_WATCH_EXECUTORS": "1" if watch else "0"}, requests))
     print(f"| the SwiftNIO example, {requests} keep-alive requests, {runs} runs each, interleaved "
           "| requests/s | latency median, µs | latency p99, µs |")
     print("|---|---:|---:|---:|")

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds the benchmarks and the example service in release mode and runs every comparison side
 # by side (with sentry-native's rows beside ours, scripts/build-peer.sh), then the executor watch
-# under load (Benchmarks/pool-watch-load.py: the SwiftNIO example, the watch on and off), then the
-# next launch after a crash (Benchmarks/next-launch.py: the Hummingbird and Vapor examples in
-# release, a report pending or not), then the footprint comparison (Benchmarks/Footprint: a
-# SwiftNIO service with and without the reporter, dynamic and --static-swift-stdlib). Pass --quick for a short run, or one of
+# under load (Benchmarks/pool-watch-load.py: the SwiftNIO example, the watch on and off), the
+# reporter's cost per request in the Vapor example (Benchmarks/vapor-load.py: the reporter on and
+# off), the next launch after a crash (Benchmarks/next-launch.py: the Hummingbird and Vapor
+# examples in release, a report pending or not), then the footprint comparison
+# (Benchmarks/Footprint: a SwiftNIO service with and without the reporter, dynamic and
+# --static-swift-stdlib). Pass --quick for a short run, or one of
 # crash-reporter-benchmarks' modes (--start-only, --crash-only, …) for a part of it.
 #
 # Everything the run prints goes into one page, docs/benchmarks.md (Benchmarks/benchmarks-page.py
@@ -13,8 +15,8 @@
 # and says so in its first line, but leaves the README alone; a mode's run writes
 # .build/benchmarks.md and leaves both alone.
 #
-# The footprint package depends on SwiftNIO: offline, SwiftPM takes it from the mirrors
-# (SWIFTPM_MIRRORS; see scripts/ensure-deps.sh).
+# The footprint package depends on SwiftNIO and the Vapor example on Vapor: offline, SwiftPM takes
+# them from the mirrors (SWIFTPM_MIRRORS; see scripts/ensure-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh
@@ -50,6 +52,13 @@ measure() {
     quietly swift build -c release --package-path Examples/NIOService
     if [ "$quick" = 1 ]; then load_runs=(3 1000); else load_runs=(7 3000); fi
     python3 Benchmarks/pool-watch-load.py Examples/NIOService/.build/release/nio-service "${load_runs[@]}"
+
+    echo
+    echo "## The Vapor example under load"
+    echo
+    use_mirrors Examples/VaporService
+    quietly swift build -c release --package-path Examples/VaporService
+    python3 Benchmarks/vapor-load.py Examples/VaporService/.build/release/vapor-service "${load_runs[@]}"
 
     echo
     echo "## The next launch after a crash"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the demos share. Sourced by demo.sh, demo-nio.sh and demo-hummingbird.sh.
+# What the demos share. Sourced by demo.sh, demo-nio.sh, demo-hummingbird.sh and demo-vapor.sh.
 
 # Waits (10 s at most) for a "listening on http://…" line in the log file $1 and prints its URL;
 # fails with the log on standard error when none comes.
@@ -37,13 +37,14 @@ start_collector() {
     echo "    $collector_url (pid $collector)"
 }
 
-# The example services' demo (demo-nio.sh, demo-hummingbird.sh): builds the service of package
-# folder $1 (executable $2, release) with the collector and the CLI; starts the collector;
-# starts the service, asks it for / and then for the crashing path $3; relaunches it with the
-# collector's URL so that it delivers the report while it serves; prints the delivered report,
-# symbolicated. Its files go to .build/demo-$2.
+# The example services' demo (demo-nio.sh, demo-hummingbird.sh, demo-vapor.sh): builds the
+# service of package folder $1 (executable $2, release) with the collector and the CLI; starts
+# the collector; starts the service, asks it for /, then for the paths after $3, then for the
+# crashing path $3; relaunches it with the collector's URL so that it delivers the report while it
+# serves; prints the delivered report, symbolicated. Its files go to .build/demo-$2.
 demo_example_service() {
     local example="$1" product="$2" crash_path="$3"
+    shift 3
     use_mirrors "$example"
     echo "==> Building $product, crash-collector and crashreport (release)"
     swift build -c release --package-path "$example"
@@ -59,11 +60,17 @@ demo_example_service() {
     trap 'kill $collector 2>/dev/null || true' EXIT
     local url pid status report id
 
-    echo "==> $product: one request, then GET $crash_path"
+    local requests="one request"
+    [ $# -gt 0 ] && requests="$(($# + 1)) requests"
+    echo "==> $product: $requests, then GET $crash_path"
     "$service" 2> "$demo/service.log" &
     pid=$!
     url="$(wait_for_url "$demo/service.log")"
     echo "    GET $url/ -> $(curl -s "$url/")"
+    local path
+    for path in "$@"; do
+        echo "    GET $url$path -> $(curl -s "$url$path")"
+    done
     curl -s -m 10 "$url$crash_path" > /dev/null || true
     set +e
     wait $pid

@@ -15,6 +15,7 @@
 #        scripts/demo.sh analytics    the analytics consent story once per backend: the events
 #                                     API, TelemetryDeck and PostHog (scripts/demo-analytics.sh).
 #        scripts/demo.sh hummingbird   the Hummingbird example service (scripts/demo-hummingbird.sh).
+#        scripts/demo.sh vapor [ROUTE]  the Vapor example service (scripts/demo-vapor.sh).
 # Installs missing system packages first. The collector keeps running for you to browse;
 # the script prints how to stop it.
 set -euo pipefail
@@ -23,6 +24,7 @@ if [ "${1:-}" = nio ]; then shift; exec bash scripts/demo-nio.sh "$@"; fi
 if [ "${1:-}" = otlp ]; then shift; exec bash scripts/demo-otlp.sh "$@"; fi
 if [ "${1:-}" = analytics ]; then shift; exec bash scripts/demo-analytics.sh "$@"; fi
 if [ "${1:-}" = hummingbird ]; then shift; exec bash scripts/demo-hummingbird.sh "$@"; fi
+if [ "${1:-}" = vapor ]; then shift; exec bash scripts/demo-vapor.sh "$@"; fi
 source scripts/ensure-deps.sh
 source scripts/demo-support.sh
 

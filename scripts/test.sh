@@ -31,9 +31,12 @@ swift build --build-tests
 bash scripts/check-public-api.sh
 # The example services' packages, built here rather than by the first test that starts them, so
 # that their builds do not run beside the integration tests that time child processes.
-use_mirrors Examples/NIOService Examples/HummingbirdService
+use_mirrors Examples/NIOService Examples/HummingbirdService Examples/VaporService
 swift build --package-path Examples/NIOService
 swift build --package-path Examples/HummingbirdService
+# The Vapor example's tests run its release build (docs/decisions.md, "The Vapor example's tests
+# use its release build").
+swift build -c release --package-path Examples/VaporService
 
 source scripts/test-groups.sh
 status=0
