@@ -64,6 +64,25 @@ public enum Gzip {
         }.get()
     }
 
+    /// Inflates one zlib stream whose inflated size is known (an ELF `SHF_COMPRESSED` section's
+    /// `ch_size`) straight into `output`, with no growing buffer and no copy: true when the stream
+    /// ends exactly where `output` does.
+    package static func inflateZlib(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
+    ) -> Bool {
+        guard let source = input.baseAddress, let target = output.baseAddress, input.count < Int(UInt32.max),
+            output.count < Int(UInt32.max)
+        else { return false }
+        var stream = z_stream()
+        guard inflateInit_(&stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return false }
+        defer { inflateEnd(&stream) }
+        stream.next_in = UnsafeMutablePointer(mutating: source.assumingMemoryBound(to: Bytef.self))
+        stream.avail_in = uInt(input.count)
+        stream.next_out = target.assumingMemoryBound(to: Bytef.self)
+        stream.avail_out = uInt(output.count)
+        return CZlib.inflate(&stream, Z_FINISH) == Z_STREAM_END && stream.avail_out == 0
+    }
+
     /// zlib's CRC-32 (the IEEE polynomial, as gzip and `.gnu_debuglink` use it) of `bytes`,
     /// continuing from `crc` (0 to begin).
     package static func crc32(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {

@@ -52,13 +52,14 @@ final class ELFSections: @unchecked Sendable {
         // Elf64_Chdr: ch_type (1: zlib), reserved, ch_size, ch_addralign; then the stream.
         guard raw.count > 24, raw.loadUnaligned(as: UInt32.self).littleEndian == 1 else { return nil }
         let size = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian
-        guard size <= limit, let bytes = try? Gzip.decompressZlib(raw[24...], limit: Int(size)),
-            bytes.count == Int(size)
-        else { return nil }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 8)
-        bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        guard size > 0, size <= limit else { return nil }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(size), alignment: 8)
+        guard Gzip.inflateZlib(UnsafeRawBufferPointer(rebasing: raw[24...]), into: buffer) else {
+            buffer.deallocate()
+            return nil
+        }
         inflated[name] = buffer
-        return UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[..<bytes.count])
+        return UnsafeRawBufferPointer(buffer)
     }
 
     /// The section's bytes as they are in the file (compressed or not).
