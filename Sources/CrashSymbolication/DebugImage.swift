@@ -190,8 +190,14 @@ final class DebugImage {
         unitReads += 1
         var found: [(range: Range<UInt64>, entry: Int)] = []
         var cursor = DWARFBytes(reader.sections.info, at: unit.firstEntry)
+        let info = sections.sections[".debug_info"]
+        var released = unit.start
         while cursor.position < unit.end {
             let start = cursor.position
+            if let info, start - released >= ELFSections.scanWindow {
+                sections.release(info, bytes: released..<start)
+                released = start
+            }
             let next: (tag: UInt64, hasChildren: Bool)?
             do { next = try reader.skip(&cursor) } catch { break }
             guard let next, next.tag == 0x2e else { continue }
@@ -199,9 +205,7 @@ final class DebugImage {
             guard let entry = try? reader.read(&cursor) else { break }
             for range in reader.ranges(of: entry) { found.append((range, start)) }
         }
-        if let info = sections.sections[".debug_info"] {
-            sections.file.release(Int(info.offset) + unit.start..<Int(info.offset) + unit.end)
-        }
+        if let info { sections.release(info, bytes: released..<unit.end) }
         return found.sorted { $0.range.lowerBound < $1.range.lowerBound }
     }
 

@@ -76,12 +76,19 @@ final class ELFSections: @unchecked Sendable {
         ordered.indices.contains(Int(section.link)) ? ordered[Int(section.link)] : nil
     }
 
-    /// Gives back the pages of `section` that a scan touched (``MappedFile/release(_:)``).
-    func release(_ section: Section) {
+    /// Gives back the pages of `section` that a scan touched (``MappedFile/release(_:)``), or
+    /// those of `bytes` of it (offsets in the section).
+    func release(_ section: Section, bytes: Range<Int>? = nil) {
         guard !section.compressed, section.offset <= UInt64(file.bytes.count) else { return }
         let start = Int(section.offset)
-        file.release(start..<(start + Int(min(section.size, UInt64(file.bytes.count - start)))))
+        let size = Int(min(section.size, UInt64(file.bytes.count - start)))
+        let part = bytes.map { $0.clamped(to: 0..<size) } ?? 0..<size
+        file.release((start + part.lowerBound)..<(start + part.upperBound))
     }
+
+    /// How many bytes a long scan reads before it gives back the pages behind it: what a scan
+    /// keeps resident at most, whatever the size of the section.
+    static let scanWindow = 4 << 20
 
     private static func readHeaders(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> ([String: Section], [Section]) {
         guard bytes.count >= 64, bytes[0] == 0x7f, bytes[1] == 0x45, bytes[2] == 0x4c, bytes[3] == 0x46,

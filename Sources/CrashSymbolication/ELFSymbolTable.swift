@@ -24,8 +24,13 @@ enum ELFSymbolTable {
             }
             var sized: [Int: Candidate] = [:]
             var unsized: [Int: Candidate] = [:]
+            var released = 0
             for index in 0..<(entries.count / 24) {
                 let base = index * 24
+                if base - released >= ELFSections.scanWindow {
+                    file.release(table, bytes: released..<base)
+                    released = base
+                }
                 let info = entries[base + 4]
                 let type = info & 0xf
                 guard type == 2 || type == 10, entries.littleEndian(UInt16.self, at: base + 6) != 0 else { continue }
