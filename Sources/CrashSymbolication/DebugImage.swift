@@ -138,7 +138,7 @@ final class DebugImage {
             }
         }
         unitRanges = merged
-        for name in [".debug_info", ".debug_abbrev"] {
+        for name in [".debug_info", ".debug_abbrev", ".debug_rnglists", ".debug_ranges", ".debug_addr"] {
             if let section = sections.sections[name] { sections.release(section) }
         }
     }
