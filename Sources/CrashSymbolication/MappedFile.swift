@@ -30,6 +30,9 @@ final class MappedFile: @unchecked Sendable {
         guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
             throw .unreadable(errno)
         }
+        // Page by page: where the page cache holds a file in 2 MiB folios, a read of one byte
+        // would otherwise map all 2 MiB of it into the process.
+        _ = madvise(base, size, MADV_NOHUGEPAGE)
         bytes = UnsafeRawBufferPointer(start: base, count: size)
     }
 
