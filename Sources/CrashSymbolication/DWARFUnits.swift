@@ -16,14 +16,16 @@ struct DWARFUnit {
     var ranges: [Range<UInt64>] = []
 
     /// Every compile unit's header and first entry, in file order: one read per unit, never the
-    /// entries inside it. A malformed header ends the list there.
-    static func all(in sections: DWARFSections) -> [DWARFUnit] {
+    /// entries inside it. A malformed header ends the list there. `read` is told, after each
+    /// unit, where in `.debug_info` the next one starts.
+    static func all(in sections: DWARFSections, read: (Int) -> Void = { _ in }) -> [DWARFUnit] {
         var units: [DWARFUnit] = []
         var reader = DWARFBytes(sections.info)
         while !reader.atEnd {
             guard let (unit, next) = try? header(&reader, sections: sections) else { break }
             if let unit { units.append(unit) }
             reader.position = next
+            read(next)
         }
         return units
     }

@@ -121,7 +121,16 @@ final class DebugImage {
     /// functions, one range each where the compiler gave each function a section) are kept as
     /// one, so the index holds about one entry per unit, not one per function.
     private func indexUnits(_ dwarf: DWARFSections) {
-        units = DWARFUnit.all(in: dwarf)
+        // Each unit's first entry is one read, but the kernel maps the pages around each read as
+        // well: the sections the index reads are given back as it goes, not only at its end.
+        let read = [".debug_info", ".debug_abbrev", ".debug_rnglists", ".debug_ranges", ".debug_addr"]
+            .compactMap { sections.sections[$0] }
+        var released = 0
+        units = DWARFUnit.all(in: dwarf) { position in
+            guard position - released >= ELFSections.scanWindow else { return }
+            for section in read { sections.release(section) }
+            released = position
+        }
         var ranges: [(range: Range<UInt64>, entry: Int)] = []
         for (index, unit) in units.enumerated() {
             for range in unit.ranges { ranges.append((range, index)) }
@@ -138,9 +147,7 @@ final class DebugImage {
             }
         }
         unitRanges = merged
-        for name in [".debug_info", ".debug_abbrev", ".debug_rnglists", ".debug_ranges", ".debug_addr"] {
-            if let section = sections.sections[name] { sections.release(section) }
-        }
+        for section in read { sections.release(section) }
     }
 
     private func unit(covering address: UInt64) -> Int? {
