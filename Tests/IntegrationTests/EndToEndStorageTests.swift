@@ -111,25 +111,35 @@ struct EndToEndStorageTests {
         _ = try await collector.stop()
     }
 
-    @Test("a read-only state directory: crash reporting is off, the service runs and still dies of its own signal")
+    @Test("a read-only state directory: the service runs, says so once, and its crash goes to stderr")
     func readOnly() async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
         let namespace = try await MountNamespace(directory: sandbox.state, options: "size=64k,ro")
         let run = try await namespace.run([sandbox.binary.path, "run"], environment: sandbox.environment())
         #expect(run.exitCode == 0, "\(run.stderr)")
-        #expect(run.stderr.contains("crash-test: crash reporting is off"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("crash reports cannot be kept on disk") && run.stderr.contains("standard error only"),
+            "\(run.stderr)")
         #expect(run.stdout.contains("crash-test: ran normally"))
 
         let crashed = try await namespace.run(
             [sandbox.binary.path, "crash", "segfault"], environment: sandbox.environment())
         #expect(crashed.signal == SIGSEGV)
+        #expect(crashed.stderr.contains("crash-reporter-data:1 "), "the report, on stderr: \(crashed.stderr)")
         #expect(namespace.names(in: "").isEmpty)
+
+        // With the stderr copy off there is nowhere to keep a crash: reporting is off, as it says.
+        let off = try await namespace.run(
+            [sandbox.binary.path, "run"], environment: sandbox.environment(["CRASH_REPORTER_STDERR": "off"]))
+        #expect(off.exitCode == 0, "\(off.stderr)")
+        #expect(off.stderr.contains("crash-test: crash reporting is off"), "\(off.stderr)")
         await namespace.end()
     }
 
     @Test(
-        "a state directory made read-only after its pending/ exists: start() says so instead of losing the next crash")
+        "a state directory made read-only after its pending/ exists: start() says so; the next crash goes to stderr"
+    )
     func readOnlyWithPending() async throws {
         let sandbox = try CrashSandbox(binary: binary)
         defer { sandbox.remove() }
@@ -138,7 +148,7 @@ struct EndToEndStorageTests {
             setup: "mkdir -p \"$0/pending\" && mount -o remount,ro \"$0\"")
         let run = try await namespace.run([sandbox.binary.path, "run"], environment: sandbox.environment())
         #expect(run.exitCode == 0, "\(run.stderr)")
-        #expect(run.stderr.contains("crash-test: crash reporting is off: cannot write"), "\(run.stderr)")
+        #expect(run.stderr.contains("crash reports cannot be kept on disk (cannot write"), "\(run.stderr)")
         #expect(namespace.names(in: "pending").isEmpty)
         await namespace.end()
     }
