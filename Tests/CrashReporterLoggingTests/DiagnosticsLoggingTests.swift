@@ -21,8 +21,10 @@ struct DiagnosticsLoggingTests {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { _ in }
             sigaction(SIGBUS, &action, nil)
-            // Diagnostics from before the bootstrap are kept for it.
-            _ = try? CrashReporter.start(Options(appName: "diag", stateDirectory: "/proc/no-such-directory"))
+            // Diagnostics from before the bootstrap are kept for it. (With the crash on stderr, the
+            // default, an unusable directory would still start; without it, start() refuses.)
+            _ = try? CrashReporter.start(
+                Options(appName: "diag", stateDirectory: "/proc/no-such-directory", crashOutput: .off))
             try CrashReporter.start(Options(appName: "diag", stateDirectory: path, uploadURL: url))
             LoggingSystem.bootstrapWithCrashBreadcrumbs(StreamLogHandler.standardError)
             guard let summary = CrashReporter.waitForDelivery(timeout: .seconds(20)), summary.retrying.count == 1 else {
