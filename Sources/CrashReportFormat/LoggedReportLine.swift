@@ -12,9 +12,13 @@ public struct LoggedReportLine: Sendable, Equatable {
     /// The most lines a report can have: the reader's size limit in parts.
     public static let maxParts = (ReportDecoding.sizeLimit + partBytes - 1) / partBytes
 
+    /// The report's id (its `report_id`).
     public var id: String
+    /// Which part of the report this line carries, from 1.
     public var part: Int
+    /// How many lines the report has.
     public var count: Int
+    /// This part's bytes of the report's gzip file, decoded from base64url.
     public var bytes: [UInt8]
 
     /// Why a line with the marker was refused.

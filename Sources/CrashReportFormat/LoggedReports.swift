@@ -2,6 +2,7 @@ import CrashReporterSupport
 
 /// A report found in log text: its lines put together, or why they cannot be.
 public struct LoggedReport: Sendable, Equatable {
+    /// Whether the report's lines make it whole.
     public enum State: Sendable, Equatable {
         /// Every line is there with a right checksum: the report's gzip bytes, as its `.crash` file.
         case whole([UInt8])
@@ -11,9 +12,12 @@ public struct LoggedReport: Sendable, Equatable {
         case damaged(String)
     }
 
+    /// The report's id, as its lines name it.
     public var id: String
+    /// Whole, incomplete or damaged.
     public var state: State
 
+    /// A report found in log text, with what its lines made of it.
     public init(id: String, state: State) {
         self.id = id
         self.state = state
