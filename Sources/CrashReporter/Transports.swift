@@ -19,8 +19,8 @@ enum Transports {
     /// The debuginfod servers of `DEBUGINFOD_URLS` only with `CRASH_REPORTER_DEBUGINFOD=1`: the
     /// worker makes no network request but the upload unless asked (docs/decisions.md).
     static func symbolicator(environment: [String: String]) -> @Sendable (CrashReport) -> ReportSymbols {
-        let listed = DebugDirectories([], environment: environment).paths
-        var directories = DebugDirectories(listed + [DebugDirectories.system])
+        // The system's directory comes last by itself (Symbolicator searches it for every caller).
+        var directories = DebugDirectories([], environment: environment)
         do {
             if try EnvironmentSettings(environment).boolean(.workerDebuginfod) == true {
                 directories.debuginfod = try Debuginfod(
