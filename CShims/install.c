@@ -50,6 +50,14 @@ int scr_install(const scr_config *config) {
     return SCR_OK;
 }
 
+// Not async-signal-safe (it compresses, opens a file); start()'s background thread calls it once
+// the handlers stand. Does what a crash would otherwise do first itself.
+void scr_ready_crash_path(void) {
+    if (!scr_is_installed()) return;
+    scr_gzip_warm();
+    scr_report_files_make_ahead();
+}
+
 // Async-signal-safe.
 size_t scr_reserved_bytes(void) {
     return scr_ring_reserved_bytes() + scr_gzip_reserved_bytes() + scr_images_reserved_bytes() +

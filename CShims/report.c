@@ -33,7 +33,6 @@ static struct {
 } g_report;
 
 #define SCR_CRASH_WAITS_FOR_SNAPSHOT_MS 2000
-#define SCR_FEW_THREADS 8
 
 // Not async-signal-safe; called once at install.
 int scr_report_prepare(const scr_config *config) {
@@ -202,24 +201,19 @@ int scr_report_write(scr_report_request *request) {
     }
     // The other threads capture themselves (on the other cores) while this one opens the file
     // and writes the first parts; for a crash they then wait until the end.
-    int others = scr_threads_request(crash);
+    (void)scr_threads_request(crash);
     scr_profile_mark(SCR_PROFILE_REQUESTED);
     scr_uuid_v4(request->id);
     // A crash's report is teed into its copy for stderr (stderr_copy.c), which is written even
     // when the file cannot be made (a read-only root, no state directory).
     bool copied = crash && scr_stderr_copy_begin();
-    int fd = scr_report_files_open(request->id);
+    int fd = scr_report_files_open(request->id, crash);
     if (fd < 0 && !copied) goto done;
     scr_writer writer;
     scr_writer *w = &writer;
-    // The level by the report's size: many threads make a large report, level 1 then (a 64-thread
-    // report compresses 3x faster than at 6 for 15 % more bytes); a small one keeps level 6, which
-    // the 3 KB bound with 100 breadcrumbs needs (level 4 came to 3,052 bytes, docs/benchmarks.md).
-    if (scr_gzip_begin(fd, w, others > SCR_FEW_THREADS ? 1 : 6) != 0) {
-        if (fd >= 0) {
-            close(fd);
-            scr_report_files_discard();
-        }
+    // One level for every report: zlib's fastest (docs/decisions, "Every report at zlib's level 1").
+    if (scr_gzip_begin(fd, w, SCR_GZIP_LEVEL) != 0) {
+        if (fd >= 0) scr_report_files_discard(fd);
         goto done;
     }
     scr_profile_mark(SCR_PROFILE_OPENED);
@@ -273,14 +267,11 @@ int scr_report_write(scr_report_request *request) {
         r = -1;
         goto done;
     }
-    if (close(fd) != 0 && r == 0) r = errno;
     scr_profile_mark(SCR_PROFILE_FINISHED);
-    if (r == 0) r = scr_report_files_commit();
+    // Named `<id>.crash` once whole, else kept with the failed ending and its reason for the next
+    // launch (ReportStore sets it aside), and closed.
+    r = scr_report_files_finish(fd, request->id, r) == 0 ? 0 : -1;
     scr_profile_mark(SCR_PROFILE_RENAMED);
-    if (r != 0) {
-        scr_report_files_keep_failed(request->id, r); // set aside with its reason by the next launch
-        r = -1;
-    }
 done:
     if (r != 0) scr_threads_wait(); // no report, but no slot left in use either (waiting twice is harmless)
     atomic_store(&g_report.writer, 0);

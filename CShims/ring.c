@@ -20,6 +20,7 @@
 // accesses they order are exactly the uninstrumented ones.
 #include "internal.h"
 
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -45,6 +46,8 @@ typedef struct __attribute__((aligned(64))) scr_slot {
 } scr_slot;
 
 _Static_assert(sizeof(scr_slot) % 64 == 0, "slots fill whole cache lines");
+_Static_assert(offsetof(scr_slot, pair_count) < offsetof(scr_slot, category), "copy_slot copies the fixed fields as one run");
+_Static_assert(offsetof(scr_pair, value_len) == offsetof(scr_pair, key_len) + 1, "copy_slot copies a pair's lengths together");
 _Static_assert(SCR_CATEGORY_MAX < 256 && SCR_MESSAGE_MAX < 256 && SCR_KEY_MAX < 256 && SCR_VALUE_MAX < 256,
                "field lengths are stored in one byte");
 
@@ -215,9 +218,28 @@ static const char *level_name(uint8_t level) {
 }
 
 // Async-signal-safe. Copies the fields of `slot` (all but its sequence) into `copy`, while
-// a producer may be writing them.
+// a producer may be writing them: the fixed fields first, then only the bytes their lengths
+// say are used (a slot is 704 bytes, a breadcrumb often 40: at a crash the ring is cold, and
+// every cache line not read is a miss the crash does not take). The lengths are read once,
+// from the copy, and bounded, so a torn slot never makes a copy past a field's end; the
+// sequence check after the copy tells whether the copy is whole.
 SCR_SEQLOCK_DATA static void copy_slot(scr_slot *copy, const scr_slot *slot) {
-    copy_racy((char *)copy + sizeof copy->seq, (const char *)slot + sizeof slot->seq, sizeof *copy - sizeof copy->seq);
+    size_t fixed = offsetof(scr_slot, category) - offsetof(scr_slot, timestamp_ms);
+    copy_racy((char *)&copy->timestamp_ms, (const char *)&slot->timestamp_ms, fixed);
+    if (copy->category_len > SCR_CATEGORY_MAX) copy->category_len = SCR_CATEGORY_MAX;
+    if (copy->message_len > SCR_MESSAGE_MAX) copy->message_len = SCR_MESSAGE_MAX;
+    if (copy->pair_count > SCR_MAX_PAIRS) copy->pair_count = SCR_MAX_PAIRS;
+    copy_racy(copy->category, slot->category, copy->category_len);
+    copy_racy(copy->message, slot->message, copy->message_len);
+    for (uint8_t i = 0; i < copy->pair_count; i++) {
+        scr_pair *to = &copy->pairs[i];
+        const scr_pair *from = &slot->pairs[i];
+        copy_racy((char *)&to->key_len, (const char *)&from->key_len, 2); // key_len, value_len
+        if (to->key_len > SCR_KEY_MAX) to->key_len = SCR_KEY_MAX;
+        if (to->value_len > SCR_VALUE_MAX) to->value_len = SCR_VALUE_MAX;
+        copy_racy(to->key, from->key, to->key_len);
+        copy_racy(to->value, from->value, to->value_len);
+    }
 }
 
 // Async-signal-safe. Copies the slot that ticket `n` wrote into `copy`; false if it is torn

@@ -7,7 +7,7 @@
 #include <string.h>
 
 // Async-signal-safe.
-void scr_w_bytes(scr_writer *w, const char *bytes, size_t n) {
+void scr_w_bytes_slow(scr_writer *w, const char *bytes, size_t n) {
     while (n > 0 && !w->failed) {
         size_t room = w->cap - w->len;
         if (room == 0) {
@@ -68,14 +68,4 @@ void scr_w_hex(scr_writer *w, uint64_t v) {
     scr_w_bytes(w, "\"0x", 3);
     scr_w_bytes(w, out + sizeof out - n, n);
     scr_w_bytes(w, "\"", 1);
-}
-
-// Async-signal-safe. The longest prefix of `s` (of `len` bytes) that is at most `max`
-// bytes and does not end inside a UTF-8 sequence.
-size_t scr_utf8_cut(const char *s, size_t len, size_t max) {
-    if (len <= max) return len;
-    size_t cut = max;
-    // Step back over continuation bytes (10xxxxxx) to the start of the cut character.
-    while (cut > 0 && (((unsigned char)s[cut]) & 0xC0) == 0x80) cut--;
-    return cut;
 }

@@ -176,8 +176,8 @@ enum {
     SCR_PROFILE_HEADER,    // the images are refreshed, the header and crash object written
     SCR_PROFILE_CAPTURED,  // every other thread has answered
     SCR_PROFILE_BODY,      // threads, images and breadcrumbs written (through deflate)
-    SCR_PROFILE_FINISHED,  // deflate's last block and the file closed
-    SCR_PROFILE_RENAMED,   // the report renamed to .crash
+    SCR_PROFILE_FINISHED,  // deflate's last block written
+    SCR_PROFILE_RENAMED,   // the report named .crash (linkat or rename) and closed
     SCR_PROFILE_RECORDED,  // the run record marked crashed
     SCR_PROFILE_CHAINING,  // the handler is about to hand the signal on
     SCR_PROFILE_PHASES
@@ -284,6 +284,11 @@ int scr_run_record_arm(int fd);
 int scr_run_record_expect(void);
 /// The background settle is over (armed or not): nobody waits for it any more. Async-signal-safe.
 void scr_run_record_settled(void);
+/// Readies the crash path ahead of a crash, off it: zlib's code mapped and its symbols bound (a
+/// few bytes compressed once with the crash's settings), and the crash's report file made,
+/// unnamed, in pending/ (report_files.c). start()'s background thread calls it once armed. Not
+/// async-signal-safe.
+void scr_ready_crash_path(void);
 /// How long a crash or a clean end waits for the background settle at most.
 #define SCR_RUN_SETTLE_WAIT_MS 200
 /// Marks the run crashed, with the report id (36 characters) or NULL. Async-signal-safe.

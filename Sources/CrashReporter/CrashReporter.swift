@@ -169,6 +169,8 @@ public enum CrashReporter {
             // still keeps pending/ at its bound).
             if config.delivery.destination == nil { Retention.applyLocked(to: store, limits: config.delivery.limits) }
             scr_run_record_settled()  // an exit from now on need not wait
+            // What a crash would do first, done ahead (zlib readied, the report's file made).
+            scr_ready_crash_path()
             // Delivery begins before the latch opens: whoever waited for it (waitForDelivery) then
             // finds the worker.
             if deliver { startDelivery(forNewReport: false) }
