@@ -45,8 +45,8 @@ enum CrashProfile {
             { $0.mark(SCR_PROFILE_CAPTURED) - $0.mark(SCR_PROFILE_HEADER) }
         ),
         ("threads, images, breadcrumbs written", { $0.mark(SCR_PROFILE_BODY) - $0.mark(SCR_PROFILE_CAPTURED) }),
-        ("deflate's last block, close", { $0.mark(SCR_PROFILE_FINISHED) - $0.mark(SCR_PROFILE_BODY) }),
-        ("rename to .crash", { $0.mark(SCR_PROFILE_RENAMED) - $0.mark(SCR_PROFILE_FINISHED) }),
+        ("deflate's last block", { $0.mark(SCR_PROFILE_FINISHED) - $0.mark(SCR_PROFILE_BODY) }),
+        ("named .crash (linkat, or rename), closed", { $0.mark(SCR_PROFILE_RENAMED) - $0.mark(SCR_PROFILE_FINISHED) }),
         ("run record marked", { $0.mark(SCR_PROFILE_RECORDED) - $0.mark(SCR_PROFILE_RENAMED) }),
         ("chaining: watchdog off, actions restored", { $0.mark(SCR_PROFILE_CHAINING) - $0.mark(SCR_PROFILE_RECORDED) }),
         (

@@ -14,11 +14,18 @@ public enum Probe {
     }
 
     /// Waits until start-up work on other threads has settled (the reporter's delivery pass), then
-    /// writes `library PATH` for each mapped shared object, `rss KIB` and `done`.
+    /// writes `library PATH` for each mapped shared object, its memory (`rss`, `rss_file`: pages
+    /// mapped from files, code and read-only data, shared with every process that maps them;
+    /// `rss_anon`; `private_dirty`: the pages only this process has and wrote, which no other
+    /// process shares and the kernel cannot drop; all KiB) and `done`.
     static func reportAfterIdle() {
         usleep(300_000)
         for library in mappedLibraries() { emit("library \(library)") }
-        emit("rss \(residentKiB())")
+        let status = fields(of: "/proc/self/status")
+        emit("rss \(status["VmRSS"] ?? 0)")
+        emit("rss_file \(status["RssFile"] ?? 0)")
+        emit("rss_anon \(status["RssAnon"] ?? 0)")
+        emit("private_dirty \(fields(of: "/proc/self/smaps_rollup")["Private_Dirty"] ?? 0)")
         emit("done")
     }
 
@@ -38,11 +45,15 @@ public enum Probe {
         return seen.sorted()
     }
 
-    private static func residentKiB() -> Int {
-        for line in readFile("/proc/self/status").split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    /// The `Name: value kB` lines of a /proc file, in KiB by name.
+    private static func fields(of path: String) -> [String: Int] {
+        var found: [String: Int] = [:]
+        for line in readFile(path).split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, let value = Int(parts[1].split(separator: " ").first ?? "") else { continue }
+            found[String(parts[0])] = value
         }
-        return 0
+        return found
     }
 
     private static func readFile(_ path: String) -> String {

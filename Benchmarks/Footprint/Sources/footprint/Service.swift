@@ -7,6 +7,11 @@ struct Sample {
     var listeningMilliseconds: Double
     var libraries: [String]
     var rssMiB: Double
+    /// Of the RSS: pages mapped from files (code, read-only data) and anonymous ones.
+    var fileMiB: Double
+    var anonymousMiB: Double
+    /// Pages only this process has and wrote (smaps_rollup's Private_Dirty).
+    var privateDirtyMiB: Double
 }
 
 /// A footprint binary (`plain-service` or `reporter-service`).
@@ -44,13 +49,14 @@ struct Service {
         try? output.close()
         var marks: [String: Int64] = [:]
         var libraries: [String] = []
-        var rss = 0
+        var memory: [String: Int] = [:]
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ", maxSplits: 2)
             switch fields.first {
             case "mark" where fields.count == 3: marks[String(fields[1])] = Int64(fields[2])
             case "library" where fields.count >= 2: libraries.append(String(line.dropFirst("library ".count)))
-            case "rss" where fields.count == 2: rss = Int(fields[1]) ?? 0
+            case "rss", "rss_file", "rss_anon", "private_dirty":
+                if fields.count == 2 { memory[String(fields[0])] = Int(fields[1]) ?? 0 }
             default: break
             }
         }
@@ -60,7 +66,9 @@ struct Service {
         return Sample(
             mainMilliseconds: Double(main - start) / 1e6,
             readyMilliseconds: Double(ready - start) / 1e6, listeningMilliseconds: Double(listening - start) / 1e6,
-            libraries: libraries, rssMiB: Double(rss) / 1024)
+            libraries: libraries, rssMiB: Double(memory["rss"] ?? 0) / 1024,
+            fileMiB: Double(memory["rss_file"] ?? 0) / 1024, anonymousMiB: Double(memory["rss_anon"] ?? 0) / 1024,
+            privateDirtyMiB: Double(memory["private_dirty"] ?? 0) / 1024)
     }
 
     static func monotonicNanoseconds() -> Int64 {
