@@ -50,8 +50,9 @@ public enum Probe {
         var found: [String: Int] = [:]
         for line in readFile(path).split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, let value = Int(parts[1].split(separator: " ").first ?? "") else { continue }
-            found[String(parts[0])] = value
+            let value = parts.count == 2 ? parts[1].split(whereSeparator: { $0 == " " || $0 == "\t" }).first : nil
+            guard let value, let kib = Int(value) else { continue }
+            found[String(parts[0])] = kib
         }
         return found
     }

@@ -22,23 +22,29 @@ guard arguments.count == 2 || arguments.count == 4 else {
 
 let state = FileManager.default.temporaryDirectory.appendingPathComponent("footprint-\(getpid())").path
 defer { try? FileManager.default.removeItem(atPath: state) }
-let environment = [
-    "CRASH_REPORTER_DIR=\(state)",
-    // A transport is configured, as in production; with nothing pending it is never contacted.
-    "CRASH_REPORTER_URL=http://127.0.0.1:9/api/reports",
-    "SWIFT_BACKTRACE=enable=no",
-    "PATH=/usr/bin:/bin",
-    // A service's usual environment has a home; without one the reporter asks the password
-    // database where it is (to shorten it to `~` in reports).
-    "HOME=\(NSHomeDirectory())",
-]
+/// The environment of run `run`: a state directory of its own. Each launch is killed once
+/// measured, and a killed run leaves a report of its abnormal end for the next launch to deliver
+/// (docs/runs.md): with one directory for all, every launch but the first would be measured
+/// while it delivers, not idle.
+func environment(run: Int) -> [String] {
+    [
+        "CRASH_REPORTER_DIR=\(state)/\(run)",
+        // A transport is configured, as in production; with nothing pending it is never contacted.
+        "CRASH_REPORTER_URL=http://127.0.0.1:9/api/reports",
+        "SWIFT_BACKTRACE=enable=no",
+        "PATH=/usr/bin:/bin",
+        // A service's usual environment has a home; without one the reporter asks the password
+        // database where it is (to shorten it to `~` in reports).
+        "HOME=\(NSHomeDirectory())",
+    ]
+}
 
 let plain = Service(name: "plain SwiftNIO service", path: arguments[0])
 let reporter = Service(name: "the same with CrashReporter.start", path: arguments[1])
 var samples: [String: [Sample]] = [:]
-for _ in 0..<runs {
+for run in 0..<runs {
     for service in [plain, reporter] {
-        samples[service.path, default: []].append(try service.measure(environment: environment))
+        samples[service.path, default: []].append(try service.measure(environment: environment(run: run)))
     }
 }
 
