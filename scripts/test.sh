@@ -7,7 +7,9 @@
 # has no frame pointers), runs `swift test` one group of test targets per run, then the sanitizer runs
 # (scripts/sanitizers.sh: ThreadSanitizer over the unit tests, AddressSanitizer and
 # UndefinedBehaviorSanitizer over the C core and the crash tests). Extra arguments go to every
-# `swift test`; CRASH_REPORTER_SKIP_SANITIZERS=1 leaves the sanitizer runs out.
+# `swift test`; CRASH_REPORTER_SKIP_SANITIZERS=1 leaves the sanitizer runs out. Each step's output
+# is also kept in .build/test-logs, and the run ends with a summary: the steps that failed and
+# their failing tests' lines.
 #
 # Why several runs: the suites that wait on child processes and sockets and the suites that
 # time asynchronous work would otherwise share one process, whose cooperative thread pool is
@@ -22,8 +24,10 @@ bash scripts/check-type-names.sh
 
 # The C core's crash tests on arm64 under qemu-user, first: they need no Swift build but the
 # reader's (docs/signal-safety.md, "arm64, under qemu-user"). A failure fails the run at the end.
+logs=.build/test-logs
+rm -rf "$logs" && mkdir -p "$logs"
 aarch64_status=0
-bash scripts/test-aarch64.sh || aarch64_status=1
+bash scripts/test-aarch64.sh 2>&1 | tee "$logs/aarch64.log" || aarch64_status=1
 
 swift build -c release --product crash-test
 swift build --build-tests
@@ -40,20 +44,39 @@ swift build -c release --package-path Examples/VaporService
 
 source scripts/test-groups.sh
 status=0
+# What failed, said again at the very end: CI shows a run's last lines, and the step that failed
+# may have printed long before them.
+failed_steps=()
+step=0
 for group in "$unit_tests" "$integration_tests" 'CrashCollectorTests' 'IntegrationTests'; do
     echo "==> swift test --filter '$group'"
-    CRASH_REPORTER_REQUIRE_RELEASE=1 swift test --skip-build --filter "$group" "$@" || status=1
+    step=$((step + 1))
+    if ! CRASH_REPORTER_REQUIRE_RELEASE=1 swift test --skip-build --filter "$group" "$@" 2>&1 | tee "$logs/group-$step.log"; then
+        status=1
+        failed_steps+=("swift test --filter '$group'")
+    fi
 done
 # The API reference (DocC) of every public product from the debug build above: a public symbol
 # without a doc comment, or any DocC warning, fails the run (scripts/docs.sh).
 echo "==> scripts/docs.sh"
-bash scripts/docs.sh || status=1
+bash scripts/docs.sh || { status=1; failed_steps+=("scripts/docs.sh"); }
 # Every fuzz target for 20 s, two at a time, from its committed corpus and past findings
 # (docs/fuzzing.md): a parser change that crashes on any of them, or soon after, fails the run.
 echo "==> scripts/fuzz.sh all 20"
-FUZZ_JOBS=2 FUZZ_CONFIGURATION=debug bash scripts/fuzz.sh all 20 || status=1
+FUZZ_JOBS=2 FUZZ_CONFIGURATION=debug bash scripts/fuzz.sh all 20 || { status=1; failed_steps+=("scripts/fuzz.sh"); }
 if [ "${CRASH_REPORTER_SKIP_SANITIZERS:-0}" != 1 ]; then
-    bash scripts/sanitizers.sh "$@" || status=1
+    bash scripts/sanitizers.sh "$@" 2>&1 | tee "$logs/sanitizers.log" || { status=1; failed_steps+=("scripts/sanitizers.sh"); }
 fi
-if [ "$aarch64_status" -ne 0 ]; then status=1; fi
+if [ "$aarch64_status" -ne 0 ]; then
+    status=1
+    failed_steps+=("scripts/test-aarch64.sh")
+fi
+echo "==> summary"
+if [ "$status" -eq 0 ]; then
+    echo "every step passed"
+else
+    echo "failed: ${failed_steps[*]}"
+    # The failing tests' lines, from every swift test run above (at most 40).
+    grep -h "✘\|^FAIL" "$logs"/*.log 2>/dev/null | grep -v "^✘ Test run" | head -40 || true
+fi
 exit $status
