@@ -1,20 +1,18 @@
 import CrashReporterSupport
 import Foundation
-@_spi(Internal) import Runtime
 import Testing
 
 @testable import CrashReportFormat
 @testable import CrashSymbolication
 
-/// The symbolicator against this very test process: its frames and images, captured with the
-/// Swift runtime, are turned into a report as the crash handler would write it.
+/// The symbolicator against this very test process: its frames and images, captured with glibc's
+/// `backtrace` and the loader's program headers, are turned into a report as the crash handler would write it.
 @Suite("Symbolication")
 struct SymbolicationTests {
     @Test("the build id read from the file is the one the runtime sees in memory")
     func buildIDFromFile() throws {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        let main = try #require(ImageMap.capture().first { $0.path == executable })
-        let inMemory = (main.uniqueID ?? []).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let inMemory = try #require(SelfReport.mainBuildIDInMemory())
         let file = try ELFImageFile.inspect(path: executable)
         #expect(file.buildID == inMemory)
         #expect(file.buildID.count == 40)
@@ -147,7 +145,10 @@ struct SymbolicationTests {
     }
 }
 
-/// A crash report of the current thread, made from the Swift runtime's own capture.
+/// A crash report of the current thread, made from glibc's `backtrace` (frame pointers and return
+/// addresses; the test build keeps frame pointers). Not the runtime's `Backtrace.capture`: it lists
+/// the process's images by reading every ELF file mapped in it, the symbolicator's own mappings
+/// too, which another test's symbolicator may unmap meanwhile (a fault seen under ThreadSanitizer).
 enum SelfReport {
     /// The report and the line of the capture (where the marker frame's location must point).
     static func make() throws -> (CrashReport, Int) {
@@ -156,9 +157,42 @@ enum SelfReport {
 
     @inline(never)
     static func captureMarker() throws -> (CrashReport, Int) {
+        typealias Capture = @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>, Int32) -> Int32
+        let capture = unsafeBitCast(try #require(dlsym(nil, "backtrace")), to: Capture.self)
+        var addresses = [UnsafeMutableRawPointer?](repeating: nil, count: 40)
         let line = #line + 1
-        let backtrace = try Backtrace.capture(algorithm: .precise, limit: 40)
-        return (report(from: backtrace), line)
+        let count = Int(capture(&addresses, Int32(addresses.count)))
+        return (report(from: addresses[0..<count].compactMap { $0.map { UInt64(UInt(bitPattern: $0)) } }), line)
+    }
+
+    /// The main executable's build id as loaded in memory: the GNU build-id note of its `PT_NOTE`
+    /// segments, read from its ELF and program headers where the loader mapped them (the
+    /// executable's first mapping, at file offset 0; a PIE's first `PT_LOAD` is at 0).
+    static func mainBuildIDInMemory() -> String? {
+        // An address in the executable's code: the return address into this function.
+        guard let (report, _) = try? captureMarker(), let ip = report.threads.first?.frames.first?.ip,
+            let image = image(containing: ip.rawValue)
+        else { return nil }
+        let base = UnsafeRawPointer(bitPattern: UInt(image.base.rawValue))!
+        let headers = base + Int(base.loadUnaligned(fromByteOffset: 32, as: UInt64.self))  // e_phoff
+        let count = Int(base.loadUnaligned(fromByteOffset: 56, as: UInt16.self))  // e_phnum
+        for index in 0..<count {
+            let header = headers + index * 56  // Elf64_Phdr
+            guard header.loadUnaligned(as: UInt32.self) == 4 else { continue }  // PT_NOTE
+            var note = base + Int(header.loadUnaligned(fromByteOffset: 16, as: UInt64.self))  // p_vaddr
+            let end = note + Int(header.loadUnaligned(fromByteOffset: 40, as: UInt64.self))  // p_memsz
+            while note + 12 <= end {
+                let nameSize = Int(note.loadUnaligned(as: UInt32.self))
+                let descSize = Int(note.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+                let desc = note + 12 + ((nameSize + 3) & ~3)
+                if note.loadUnaligned(fromByteOffset: 8, as: UInt32.self) == 3, nameSize == 4 {  // NT_GNU_BUILD_ID
+                    return UnsafeRawBufferPointer(start: desc, count: descSize)
+                        .map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+                }
+                note = desc + ((descSize + 3) & ~3)
+            }
+        }
+        return nil
     }
 
     /// The image holding `address` as the crash handler lists it: the load bias (for a PIE or
@@ -201,7 +235,8 @@ enum SelfReport {
             buildID: file.buildID, main: path == executable)
     }
 
-    static func report(from backtrace: Backtrace) -> CrashReport {
+    /// `returnAddresses` innermost first, as `backtrace` gives them.
+    static func report(from returnAddresses: [UInt64]) -> CrashReport {
         var images: [CrashReport.Image] = []
         func imageIndex(_ ip: UInt64) -> Int {
             if let index = images.firstIndex(where: { $0.offset(of: Address(ip)) != nil }) { return index }
@@ -209,16 +244,8 @@ enum SelfReport {
             images.append(image)
             return images.count - 1
         }
-        var frames: [CrashReport.Frame] = []
-        for frame in backtrace.frames {
-            let ip: UInt64
-            let trust: CrashReport.Frame.Trust
-            switch frame {
-            case .programCounter(let address): (ip, trust) = (UInt64(address)!, .context)
-            case .returnAddress(let address), .asyncResumePoint(let address): (ip, trust) = (UInt64(address)!, .cfi)
-            default: continue
-            }
-            frames.append(CrashReport.Frame(ip: Address(ip), sp: 0, trust: trust, image: imageIndex(ip)))
+        var frames = returnAddresses.map { ip in
+            CrashReport.Frame(ip: Address(ip), sp: 0, trust: .cfi, image: imageIndex(ip))
         }
         // The outermost frame: libc's `getpid`, found through the dynamic linker (a return
         // address one past its first byte).
