@@ -1,7 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The outside packages' products, each used by a few targets (docs/decisions.md says which).
+// The outside packages' products, each used by a few targets: which, and why, in
+// docs/decisions/0108-the-tools-use-swift-argument-parser-from-the-root-package.md and
+// docs/decisions/0114-the-integration-products-live-in-the-root-package.md.
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let serviceLifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
@@ -9,7 +11,8 @@ let serviceLifecycle: Target.Dependency = .product(name: "ServiceLifecycle", pac
 // Linux only (glibc, /proc, ELF, the signal ABI), so no Apple platform is declared: SwiftPM's
 // `platforms` names minimum Apple versions, and none of them builds this package.
 // The targets form layers, listed from the top down: each depends only on targets listed below
-// it. README.md ("Layout") draws them; docs/decisions.md says why they are cut where they are.
+// it. README.md ("Layout") draws them; docs/decisions/README.md ("Layers and dependencies") says
+// why they are cut where they are.
 let package = Package(
     name: "swift-crash-reporter",
     products: [
@@ -33,10 +36,10 @@ let package = Package(
     ],
     dependencies: [
         // The command-line tools' parser, help and shell completions; no library target depends
-        // on it (docs/decisions.md, "The tools on swift-argument-parser").
+        // on it (docs/decisions/0108-the-tools-use-swift-argument-parser-from-the-root-package.md).
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
-        // Only the integrations use these; CrashReporter and Tracking never do (docs/decisions.md,
-        // "Integrations").
+        // Only the integrations use these; CrashReporter and Tracking never do
+        // (docs/decisions/0114-the-integration-products-live-in-the-root-package.md).
         .package(url: "https://github.com/apple/swift-log.git", from: "1.14.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
     ],
@@ -58,7 +61,8 @@ let package = Package(
         ),
         // The collector's parsers of what clients send (HTTP requests, Sentry envelopes, events
         // batches): a library of their own so that the fuzz targets (Fuzz/) link them too. HTTP
-        // messages are CrashReporterHTTP's, the client's model (docs/decisions.md).
+        // messages are CrashReporterHTTP's, the client's model
+        // (docs/decisions/0081-one-http-message-model-in-crashreporterhttp.md).
         .target(
             name: "CrashCollectorParsers",
             dependencies: ["CrashReporterHTTP", "CrashReportFormat", "CrashReporterSupport", "Tracking"]),
@@ -76,7 +80,8 @@ let package = Package(
         ),
 
         // MARK: The service's entry point: recording (start, options, consent, breadcrumbs) and the
-        // next-launch worker that runs delivery. See docs/decisions.md ("Layers").
+        // next-launch worker that runs delivery. See
+        // docs/decisions/0002-crashreporter-sits-above-delivery-only-it-links-the-handler.md.
         .target(
             name: "CrashReporter",
             dependencies: [
@@ -96,7 +101,8 @@ let package = Package(
         .target(name: "TrackingEventsAPI", dependencies: ["Tracking", "CrashReporterSupport", "CrashReporterHTTP"]),
 
         // MARK: HTTP: the Foundation-free client of crash delivery and the events API, and TLS from the
-        // system's libssl, loaded with dlopen only when an https request is made. See docs/decisions.md.
+        // system's libssl, loaded with dlopen only when an https request is made. See
+        // docs/decisions/0077-tls-is-the-systems-openssl-loaded-on-the-first-https-request.md.
         .target(name: "CrashReporterHTTP", dependencies: ["CCrashReporterTLS", "CrashReporterSupport"]),
         .target(name: "CCrashReporterTLS", cSettings: [.define("_GNU_SOURCE")]),
 

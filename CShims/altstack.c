@@ -20,7 +20,8 @@
 // executable, so the sanitizer would never hear of the thread and fail at its first use.
 // The interceptor keeps a second name, reached through a weak reference (NULL without a
 // sanitizer). Otherwise RTLD_NEXT finds the next definition in load order: an LD_PRELOADed
-// wrapper, or libc's. docs/decisions.md weighs interposing at all.
+// wrapper, or libc's. docs/decisions/0013-every-thread-gets-an-alternate-stack-by-interposing-pthread.md
+// weighs interposing at all.
 #include "internal.h"
 
 #include <dlfcn.h>

@@ -24,7 +24,8 @@
 // weak reference, NULL without a sanitizer), else the next definition in load order. Both are
 // resolved when the executable is loaded (a constructor), so that the wrappers never call dlsym
 // once main runs: pthread_sigmask and sigprocmask are async-signal-safe, and so are these.
-// docs/decisions.md weighs the choice; docs/signal-safety.md lists the calls.
+// docs/decisions/0039-pool-threads-answer-the-signal-mask-functions-are-interposed.md
+// weighs the choice; docs/signal-safety.md lists the calls.
 #include "internal.h"
 
 #include <dlfcn.h>

@@ -1,8 +1,9 @@
 // The crash on standard error: a container's filesystem may die with it, its stderr survives in
 // the platform's log store (docs/deployment.md). After the report is written (or could not be),
 // the handler writes to fd 2 one human summary line and then, with the mode `report` (the
-// default, docs/decisions.md), the compressed report itself as marked text lines that
-// `crashreport import` rebuilds (the line format: docs/report-schema.md, "On standard error").
+// default, docs/decisions/0134-a-crash-writes-its-report-to-standard-error-by-default.md), the
+// compressed report itself as marked text lines that `crashreport import` rebuilds (the line
+// format: docs/report-schema.md, "On standard error").
 //
 // Where the bytes come from. The gzip sink tees every block of deflate output of a crash's report
 // into a memory file (memfd_create at install: no memory is used until a crash writes to it, and

@@ -10,7 +10,7 @@
 #      where the reporter walks the async context chain, the awaiting functions after it), and
 #      the requests' log lines as breadcrumbs, Hummingbird's own among them.
 # Usage: scripts/demo.sh hummingbird. Installs missing system packages first; offline, the Swift
-# packages come from SWIFTPM_MIRRORS (README, "Two commands").
+# packages come from SWIFTPM_MIRRORS (docs/testing.md, "What a fresh machine needs").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh

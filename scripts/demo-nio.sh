@@ -7,7 +7,7 @@
 #      the event loop's thread name, and the request's breadcrumbs and log lines.
 # Usage: scripts/demo.sh nio [KIND]   (force-unwrap, fatal-error, null-write or recursion;
 # default force-unwrap). Installs missing system packages first; offline, the Swift packages come
-# from SWIFTPM_MIRRORS (README, "Two commands").
+# from SWIFTPM_MIRRORS (docs/testing.md, "What a fresh machine needs").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh

@@ -12,7 +12,8 @@
 #      response naming the route's pattern (/users/:email/orders/:id), never the path.
 # Usage: scripts/demo.sh vapor [ROUTE]   (await, sync or future: the async route, the synchronous
 # route on the event loop, or the EventLoopFuture chain; default await). Installs missing system
-# packages first; offline, the Swift packages come from SWIFTPM_MIRRORS (README, "Two commands").
+# packages first; offline, the Swift packages come from SWIFTPM_MIRRORS (docs/testing.md, "What
+# a fresh machine needs").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/ensure-deps.sh

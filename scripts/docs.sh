@@ -5,7 +5,7 @@
 # `docc convert` turns each product's catalog, Sources/<Module>/<Module>.docc, into
 # .build/docs/<Module>.doccarchive with --warnings-as-errors. Before that, the symbol graphs
 # are read for public symbols without a doc comment (scripts/docs-coverage.py): one is an error
-# (docs/decisions.md, "The API reference is DocC, built from the debug build").
+# (docs/decisions/0126-the-api-reference-is-docc-built-from-the-debug-build.md).
 #
 #   scripts/docs.sh               every product
 #   scripts/docs.sh Tracking ...  only these

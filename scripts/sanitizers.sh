@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sanitizer runs CI makes after the test suite (README, "Tests"):
+# The sanitizer runs CI makes after the test suite (docs/testing.md, "Sanitizers"):
 #   1. ThreadSanitizer over every module's own tests (the integrations' included), one target
 #      at a time, the way a service that links the reporter runs its suite with
 #      `swift test --sanitize=thread`;

@@ -38,8 +38,8 @@ bash scripts/check-public-api.sh
 use_mirrors Examples/NIOService Examples/HummingbirdService Examples/VaporService
 swift build --package-path Examples/NIOService
 swift build --package-path Examples/HummingbirdService
-# The Vapor example's tests run its release build (docs/decisions.md, "The Vapor example's tests
-# use its release build").
+# The Vapor example's tests run its release build
+# (docs/decisions/0123-the-vapor-examples-tests-use-its-release-build.md).
 swift build -c release --package-path Examples/VaporService
 
 source scripts/test-groups.sh

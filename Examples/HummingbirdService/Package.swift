@@ -12,7 +12,8 @@ let package = Package(
     dependencies: [
         .package(name: "swift-crash-reporter", path: "../.."),
         // Without Hummingbird's default trait (swift-configuration support, unused here): about
-        // 20,000 lines less to compile (docs/decisions.md, "The Hummingbird example").
+        // 20,000 lines less to compile
+        // (docs/decisions/0119-the-example-services-are-packages-of-their-own.md).
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0", traits: []),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.14.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),

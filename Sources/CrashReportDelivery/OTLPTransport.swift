@@ -10,7 +10,7 @@ import CrashReporterSupport
 /// it, so it is kept in `rejected/` with the receiver's words. A partial success that rejects
 /// nothing but has a message is delivered, and the message goes to `diagnose`.
 ///
-/// Sessions are not exported (docs/decisions.md, "Sessions and OTLP").
+/// Sessions are not exported (docs/decisions/0086-sessions-and-otlp.md).
 package struct OTLPTransport: ReportTransport {
     package let settings: OTLPSettings
     /// Seconds the whole exchange may take (connect, TLS, send, the complete answer).

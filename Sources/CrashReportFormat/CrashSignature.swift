@@ -74,7 +74,8 @@ public struct CrashSignature: Hashable, Sendable, CustomStringConvertible {
             if list.last != name, list.count < depth { list.append(name) }
         }
         // Every machine that groups draws the same line between the app and its dependencies:
-        // the checkouts only, never a prefix configured on one of them (docs/decisions.md).
+        // the checkouts only, never a prefix configured on one of them
+        // (docs/decisions/0105-a-dependencys-frame-is-told-by-its-source-path.md).
         let dependencies = DependencyPaths()
         // In call order: after the synchronous frames up to the async function that ran, the
         // functions awaiting it, so that a crash in the runtime or the standard library, under

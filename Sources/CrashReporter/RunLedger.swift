@@ -214,7 +214,8 @@ struct RunLedger {
     }
 
     /// The abnormal-exit report of a run (schema version 3): no stack, no images, no
-    /// breadcrumbs (the ring lived in the dead process's memory; docs/decisions.md).
+    /// breadcrumbs (the ring lived in the dead process's memory;
+    /// docs/decisions/0057-no-breadcrumbs-in-an-abnormal-exit-report.md).
     static func abnormalReport(_ run: Settled, exit: LastRun.AbnormalExit) -> CrashReport {
         let record = run.record
         return CrashReport(

@@ -17,7 +17,8 @@ enum Transports {
     /// each image's debug file in `CRASH_REPORTER_DEBUG_DIRS` or the system's `/usr/lib/debug`,
     /// with every inlined call the debug information has (no toolchain here).
     /// The debuginfod servers of `DEBUGINFOD_URLS` only with `CRASH_REPORTER_DEBUGINFOD=1`: the
-    /// worker makes no network request but the upload unless asked (docs/decisions.md).
+    /// worker makes no network request but the upload unless asked
+    /// (docs/decisions/0094-debuginfod-behind-a-seam-and-off-in-the-service.md).
     static func symbolicator(environment: [String: String]) -> @Sendable (CrashReport) -> ReportSymbols {
         // The system's directory comes last by itself (Symbolicator searches it for every caller).
         var directories = DebugDirectories([], environment: environment)

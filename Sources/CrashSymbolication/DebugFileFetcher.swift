@@ -1,7 +1,7 @@
 /// The network seam of ``Debuginfod``: one `GET` of a URL, bounded in time and size. This module
 /// sits below the HTTP layer and never opens a socket; a module that may talk to the network
 /// (CrashReportDelivery's `HTTPDebugFileFetcher`) provides the implementation, and tests can
-/// give their own. See docs/decisions.md ("debuginfod behind a seam").
+/// give their own. See docs/decisions/0094-debuginfod-behind-a-seam-and-off-in-the-service.md.
 public protocol DebugFileFetcher: Sendable {
     /// The body of `url`, following redirects, in at most `timeout` all told and at most
     /// `maxBytes` bytes; nothing but the URL is sent.

@@ -18,7 +18,8 @@ extension Collector {
         }
 
         // A report POSTed to the base URL is taken as at /api/reports: `CRASH_REPORTER_URL` set to
-        // the address the collector prints works (docs/decisions.md).
+        // the address the collector prints works
+        // (docs/decisions/0107-the-collector-takes-a-report-posted-to-its-base-url.md).
         if segments == [""] {
             switch method {
             case "GET": return indexPage(query: request.head.query)

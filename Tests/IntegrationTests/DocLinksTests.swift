@@ -1,17 +1,20 @@
 import Foundation
 import Testing
 
-/// Every relative link in README.md and docs/*.md names a file of the repository, and every
-/// `#fragment` a heading (or an explicit anchor) of the page it points at, as GitHub spells
-/// heading anchors: so a moved document or a renamed heading fails here, not for a reader.
+/// Every relative link in README.md, docs/*.md and the decision records (docs/decisions/*.md)
+/// names a file of the repository, and every `#fragment` a heading (or an explicit anchor) of the
+/// page it points at, as GitHub spells heading anchors: so a moved document or a renamed heading
+/// fails here, not for a reader.
 @Suite("Doc links")
 struct DocLinksTests {
     static let root = Binaries.packageRoot
 
     static func documents() throws -> [URL] {
-        let docs = root.appendingPathComponent("docs")
-        let pages = try FileManager.default.contentsOfDirectory(at: docs, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "md" }
+        let pages = try ["docs", "docs/decisions"].flatMap { folder in
+            try FileManager.default.contentsOfDirectory(
+                at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil
+            ).filter { $0.pathExtension == "md" }
+        }
         return [root.appendingPathComponent("README.md")] + pages.sorted { $0.path < $1.path }
     }
 

@@ -11,7 +11,8 @@ import Testing
 @Suite("The Vapor example service", .serialized)
 struct VaporExampleTests {
     // In release: the build demo.sh and bench.sh use too, so that Vapor's graph, the largest of
-    // the examples', is compiled once (docs/decisions.md, "The Vapor example").
+    // the examples', is compiled once
+    // (docs/decisions/0123-the-vapor-examples-tests-use-its-release-build.md).
     static let example = ExampleService(
         folder: "Examples/VaporService", product: "vapor-service", configuration: "release")
 
