@@ -403,8 +403,8 @@ SCR_HIDDEN const char *scr_report_safe_thread_name(const char *name);
 SCR_HIDDEN bool scr_capture_enabled(void);
 
 // ---- the test hook (fault_injection.c) -----------------------------------------------------
-enum { SCR_FAULT_IN_UNWIND = 1, SCR_FAULT_IN_REPORT = 2, SCR_FAULT_IN_THREAD = 3, SCR_FAULT_IN_RECORD = 4 };
-// Where scr_debug_inject_fault asked for a fault, 0 for none.
+// The places (SCR_FAULT_IN_*) are in CCrashReporter.h, where the Swift hook reads them too.
+// Where scr_debug_inject_fault asked for a fault, SCR_FAULT_OFF for none.
 SCR_HIDDEN extern _Atomic int scr_g_injected_fault;
 // Faults on purpose (a store to an unmapped page); SCR_FAULT_IN_THREAD in one thread only.
 SCR_HIDDEN void scr_fault_now(int where);
