@@ -128,13 +128,14 @@ let package = Package(
         ),
 
         // MARK: Façade: track(), events, the provider protocol, the breadcrumb-sink hook. Only the
-        // support module below it: no Foundation, no Dispatch, no C target.
+        // support module below it: no Foundation, no Dispatch, no C target. Above it, its test kit
+        // (a provider that records what it is given), a product of its own.
+        .target(name: "TrackingTestKit", dependencies: ["Tracking", "CrashReporterSupport"]),
         .target(name: "Tracking", dependencies: ["CrashReporterSupport"]),
 
         // MARK: Support: each small shared helper once (JSON, files, time, environment, ids, threads),
         // with `package` access only, and no Foundation.
         .target(name: "CrashReporterSupport"),
-        .target(name: "TrackingTestKit", dependencies: ["Tracking", "CrashReporterSupport"]),
 
         // MARK: Examples and benchmarks.
         .target(name: "CCrashTestSupport", path: "Examples/CrashTest/CSupport"),

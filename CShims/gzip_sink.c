@@ -72,9 +72,8 @@ static void write_all(const unsigned char *p, size_t n) {
     scr_stderr_copy_tee(p, n);
     uint64_t began = scr_profile_on() ? scr_now_monotonic_ns() : 0;
     while (n > 0 && !g_gzip.write_failed) {
-        ssize_t r = scr_report_file_write(g_gzip.fd, p, n);
+        ssize_t r = SCR_RETRY_EINTR(scr_report_file_write(g_gzip.fd, p, n));
         if (r <= 0) {
-            if (r < 0 && errno == EINTR) continue;
             g_gzip.write_failed = true;
             g_gzip.write_errno = r < 0 ? errno : ENOSPC; // a write of 0 bytes: no room
             return;

@@ -7,6 +7,7 @@
 #error "CCrashReporter needs _GNU_SOURCE (Package.swift sets it in cSettings)"
 #endif
 
+#include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -18,6 +19,22 @@
 #include "CCrashReporter.h"
 
 #define SCR_HIDDEN __attribute__((visibility("hidden")))
+
+// ---- interrupted system calls -------------------------------------------------------------
+// The C core's one EINTR loop. Async-signal-safe: it adds a test of errno to the call it wraps
+// and nothing else, so it is as safe as that call. `call` is a system call that fails with -1
+// and errno; it is evaluated again for as long as it fails with EINTR, and the macro yields its
+// first other result (after a failure errno is the call's own). Each retry evaluates the whole
+// expression anew, so an argument computed in it (a poll timeout from a deadline) is fresh.
+// A macro (a GNU statement expression), not a function, because the calls return int or ssize_t.
+#define SCR_RETRY_EINTR(call)                                                                   \
+    __extension__({                                                                             \
+        __typeof__(call) scr_retry_result_;                                                     \
+        do {                                                                                    \
+            scr_retry_result_ = (call);                                                         \
+        } while (scr_retry_result_ == -1 && errno == EINTR);                                    \
+        scr_retry_result_;                                                                      \
+    })
 
 // ---- buffered writer (writer.c) -------------------------------------------------------
 // A writer appends into memory its owner supplies. When the memory is full it calls
@@ -423,8 +440,8 @@ static inline bool scr_capture_enabled(void) {
 }
 
 // ---- the test hook (fault_injection.c) -----------------------------------------------------
-enum { SCR_FAULT_IN_UNWIND = 1, SCR_FAULT_IN_REPORT = 2, SCR_FAULT_IN_THREAD = 3, SCR_FAULT_IN_RECORD = 4 };
-// Where scr_debug_inject_fault asked for a fault, 0 for none.
+// The places (SCR_FAULT_IN_*) are in CCrashReporter.h, where the Swift hook reads them too.
+// Where scr_debug_inject_fault asked for a fault, SCR_FAULT_OFF for none.
 SCR_HIDDEN extern _Atomic int scr_g_injected_fault;
 // Faults on purpose (a store to an unmapped page); SCR_FAULT_IN_THREAD in one thread only.
 SCR_HIDDEN void scr_fault_now(int where);

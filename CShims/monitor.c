@@ -58,8 +58,7 @@ static bool ask(const char *reason) {
 void scr_monitor_wake(void) {
     if (g_monitor.write_fd < 0) return;
     char byte = 'w';
-    while (write(g_monitor.write_fd, &byte, 1) < 0 && errno == EINTR) {
-    }
+    (void)SCR_RETRY_EINTR(write(g_monitor.write_fd, &byte, 1));
 }
 
 // Async-signal-safe: the snapshot signal's handler.

@@ -89,8 +89,7 @@ void scr_stderr_copy_tee(const void *bytes, size_t n) {
     if (!g_copy.teeing || g_copy.tee_failed) return;
     const char *p = bytes;
     while (n > 0) {
-        ssize_t r = write(g_copy.memory_fd, p, n);
-        if (r < 0 && errno == EINTR) continue;
+        ssize_t r = SCR_RETRY_EINTR(write(g_copy.memory_fd, p, n));
         if (r <= 0) {
             g_copy.tee_failed = true; // no memory for it: the summary line still goes out
             return;
@@ -101,18 +100,24 @@ void scr_stderr_copy_tee(const void *bytes, size_t n) {
     }
 }
 
+// Async-signal-safe (clock_gettime). The milliseconds left of the copy's budget, rounded up; 0
+// once it is spent.
+static int budget_left_ms(void) {
+    uint64_t now = scr_now_monotonic_ns();
+    return now >= g_copy.deadline_ns ? 0 : (int)((g_copy.deadline_ns - now) / 1000000u) + 1;
+}
+
 // Async-signal-safe (poll, write). Writes all of `n` bytes to `fd` within the copy's budget;
 // false when it could not (closed, a reader gone, no room in time).
 static bool write_within_budget(int fd, const char *p, size_t n) {
     while (n > 0) {
-        uint64_t now = scr_now_monotonic_ns();
-        if (now >= g_copy.deadline_ns) return false;
+        if (scr_now_monotonic_ns() >= g_copy.deadline_ns) return false;
         struct pollfd pfd = {.fd = fd, .events = POLLOUT};
-        int ready = poll(&pfd, 1, (int)((g_copy.deadline_ns - now) / 1000000u) + 1);
-        if (ready < 0 && errno == EINTR) continue;
+        // An interrupted poll waits again for what is left of the budget, not the whole of it.
+        int ready = SCR_RETRY_EINTR(poll(&pfd, 1, budget_left_ms()));
         if (ready <= 0 || (pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) != 0) return false;
-        ssize_t r = write(fd, p, n);
-        if (r < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        ssize_t r = SCR_RETRY_EINTR(write(fd, p, n));
+        if (r < 0 && errno == EAGAIN) continue; // full again: back to poll
         if (r <= 0) return false;
         p += r;
         n -= (size_t)r;
@@ -225,8 +230,7 @@ static size_t base64url(const unsigned char *in, size_t n, char *out) {
 static size_t read_part(size_t want) {
     size_t got = 0;
     while (got < want) {
-        ssize_t r = read(g_copy.memory_fd, g_copy.part + got, want - got);
-        if (r < 0 && errno == EINTR) continue;
+        ssize_t r = SCR_RETRY_EINTR(read(g_copy.memory_fd, g_copy.part + got, want - got));
         if (r <= 0) break;
         got += (size_t)r;
     }

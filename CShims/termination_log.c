@@ -34,8 +34,7 @@ void scr_termination_log_write(const char *text, size_t len) {
     if (fd < 0) return;
     if (len > SCR_TERMINATION_MESSAGE_MAX) len = SCR_TERMINATION_MESSAGE_MAX;
     while (len > 0) {
-        ssize_t r = write(fd, text, len);
-        if (r < 0 && errno == EINTR) continue;
+        ssize_t r = SCR_RETRY_EINTR(write(fd, text, len));
         if (r <= 0) break;
         text += r;
         len -= (size_t)r;

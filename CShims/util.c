@@ -33,8 +33,7 @@ uint64_t scr_now_monotonic_ns(void) {
 // Async-signal-safe (nanosleep, resumed after a signal until the whole time has passed).
 void scr_sleep_us(uint64_t us) {
     struct timespec ts = {.tv_sec = (time_t)(us / 1000000u), .tv_nsec = (long)(us % 1000000u) * 1000L};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
+    (void)SCR_RETRY_EINTR(nanosleep(&ts, &ts)); // `ts` holds what is left after an interruption
 }
 
 // Async-signal-safe: pure computation. Writes `v` in decimal at `out`, at most cap-1 digits (the
@@ -90,8 +89,7 @@ long scr_read_file(const char *path, char *buf, size_t cap) {
     if (fd < 0) return -1;
     size_t used = 0;
     while (used < cap - 1) {
-        ssize_t n = read(fd, buf + used, cap - 1 - used);
-        if (n < 0 && errno == EINTR) continue;
+        ssize_t n = SCR_RETRY_EINTR(read(fd, buf + used, cap - 1 - used));
         if (n <= 0) break;
         used += (size_t)n;
     }

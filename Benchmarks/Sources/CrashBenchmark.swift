@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Foundation
 
 /// Fault to the parent's waitpid, with the reporter, without it and with Swift's backtracer,
@@ -68,7 +69,7 @@ enum CrashBenchmark {
         let drained = stderrPipe ? StderrDrain(fd: stderrFDs[0]) : nil
         if stderrPipe { close(stderrFDs[1]) }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = try? SystemCall.run("waitpid") { waitpid(pid, &status, 0) }
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let reaped = UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)

@@ -1,4 +1,5 @@
 import CCrashReporter
+import CrashReporterSupport
 import Foundation
 
 /// A child's stderr read to its end on a thread of its own, as a log agent reads a container's.
@@ -12,9 +13,8 @@ final class StderrDrain: @unchecked Sendable {
         Thread.detachNewThread { [self] in
             var buffer = [UInt8](repeating: 0, count: 64 << 10)
             while true {
-                let n = read(fd, &buffer, buffer.count)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
+                let count = try? SystemCall.run("read") { read(fd, &buffer, buffer.count) }
+                guard let n = count, n > 0 else { break }
                 bytes += n
             }
             done.signal()

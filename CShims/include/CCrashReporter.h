@@ -147,12 +147,22 @@ uint64_t scr_last_capture_pause_ns(void);
 /// no longer recorded. Async-signal-safe.
 void scr_set_capture_enabled(int enabled);
 
-/// Test hook (the integration tests use it through CRASH_REPORTER_TEST_FAULT): makes the
-/// next report fault on purpose, 1 while unwinding (guarded: the report goes on without the
-/// stack), 2 while writing (unguarded: the process dies of the original signal), 3 in one other
-/// thread while it captures itself (it jumps back: that thread says `fault`, the report goes
-/// on), 4 in the middle of the next breadcrumb's record (a crash there: the slot is torn and
-/// left out). 0 is off. Async-signal-safe.
+/// The places where `scr_debug_inject_fault` makes the next report fault on purpose: the one
+/// table of them, read by the C files that fault and by the Swift hook that arms them
+/// (CRASH_REPORTER_TEST_FAULT names them `unwind`, `report`, `thread`, `record`).
+enum {
+    SCR_FAULT_OFF = 0,       // no fault
+    SCR_FAULT_IN_UNWIND = 1, // while unwinding the crashing thread (guarded: the report goes on without the stack)
+    SCR_FAULT_IN_REPORT = 2, // while writing the report (unguarded: the process dies of the original signal)
+    SCR_FAULT_IN_THREAD = 3, // in one other thread while it captures itself (it jumps back: that thread says
+                             // `fault`, the report goes on)
+    SCR_FAULT_IN_RECORD = 4, // in the middle of the next breadcrumb's record (a crash there: the slot is torn
+                             // and left out)
+};
+
+/// Test hook (the integration tests use it through CRASH_REPORTER_TEST_FAULT): makes the next
+/// report fault on purpose at `where`, one of SCR_FAULT_* above (SCR_FAULT_OFF: no more).
+/// Async-signal-safe.
 void scr_debug_inject_fault(int where);
 
 /// Test hook (CRASH_REPORTER_TEST_FAULT=eio-after:N, enospc-after:N): from now on the report

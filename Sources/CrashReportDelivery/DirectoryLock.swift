@@ -17,9 +17,11 @@ package final class DirectoryLock: Sendable {
     /// or with `wait`, once the holder lets go (for locks held a moment only, as the run
     /// records' `runs/settle.lock`).
     package init?(path: String, wait: Bool) {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return nil }
-        guard flock(descriptor, wait ? LOCK_EX : LOCK_EX | LOCK_NB) == 0 else {
+        guard let descriptor = try? SystemCall.run("open", { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }) else {
+            return nil
+        }
+        // A wait interrupted by a signal waits again; held by another (EWOULDBLOCK), nil.
+        guard (try? SystemCall.run("flock") { flock(descriptor, wait ? LOCK_EX : LOCK_EX | LOCK_NB) }) != nil else {
             close(descriptor)
             return nil
         }

@@ -176,7 +176,7 @@ public enum CrashReporter {
             if deliver { startDelivery(forNewReport: false) }
             settledLatch.open()
         }
-        do throws(SystemError) {
+        do throws(SystemCallError) {
             try DetachedThread.start(name: "crash-settle", stackSize: 512 << 10, work)
         } catch {
             work()
@@ -206,11 +206,11 @@ public enum CrashReporter {
     private static func startDelivery(forNewReport: Bool) {
         guard let config = state.withLock({ $0?.configuration }) else { return }
         guard let transport = Transports.make(config) else { return }
-        let failure = worker.withLock { current -> SystemError? in
+        let failure = worker.withLock { current -> SystemCallError? in
             if case .running(let running) = current, forNewReport ? running.deliverNew() : !running.isFinished {
                 return nil
             }
-            do throws(SystemError) {
+            do throws(SystemCallError) {
                 current = try makeWorker(config, transport: transport)
                 return nil
             } catch {
@@ -237,7 +237,7 @@ public enum CrashReporter {
     /// The worker for this launch's pending reports, started; `.nothingPending` when there are none.
     private static func makeWorker(
         _ config: ResolvedConfiguration, transport: any ReportTransport
-    ) throws(SystemError) -> Delivery {
+    ) throws(SystemCallError) -> Delivery {
         let stateDirectory = config.stateDirectory
         let store = ReportStore(stateDirectory: stateDirectory, keepDelivered: config.keepDelivered)
         // Nothing pending, nothing to do this launch: no thread is started, which keeps `start`

@@ -33,7 +33,7 @@ final class DeliveryWorker: Sendable {
     }
 
     /// Starts the worker's thread (`crash-delivery`, as `top -H` and crash reports show it).
-    func start() throws(SystemError) {
+    func start() throws(SystemCallError) {
         try DetachedThread.start(name: "crash-delivery") { [self] in self.run() }
     }
 

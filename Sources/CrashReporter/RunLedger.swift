@@ -183,12 +183,17 @@ struct RunLedger {
     /// rename: the file keeps its blocks, and a reader that finds it torn by a crash in the
     /// middle of this write takes it for damaged.
     private static func overwrite(_ path: String, with text: String, truncate: Bool) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
+        guard let fd = try? SystemCall.run("open", { open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600) }) else {
+            return
+        }
         defer { close(fd) }
         let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-        if truncate, written == bytes.count { _ = ftruncate(fd, off_t(bytes.count)) }
+        let written = try? SystemCall.run("pwrite") {
+            bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        }
+        if truncate, written == bytes.count {
+            _ = try? SystemCall.run("ftruncate") { ftruncate(fd, off_t(bytes.count)) }
+        }
     }
 
     /// Deletes the records and the last outcome: crash reporting was opted out. A process that
@@ -261,14 +266,18 @@ struct RunLedger {
     /// descriptor, which stays open. False when it could not (the service goes on; the next
     /// launch then knows nothing of this run).
     private static func arm(_ record: RunRecord, at path: String) -> Bool {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
+        guard let fd = try? SystemCall.run("open", { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }) else {
+            return false
+        }
         let text = Array(record.text.utf8)
-        let written = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-        guard written == text.count, ftruncate(fd, off_t(text.count)) == 0, scr_run_record_arm(fd) == 0 else {
+        let written = try? SystemCall.run("pwrite") { text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
+        guard written == text.count,
+            (try? SystemCall.run("ftruncate") { ftruncate(fd, off_t(text.count)) }) != nil,
+            scr_run_record_arm(fd) == 0
+        else {
             // Nobody would mark this run's end: leave the slot free rather than a run that seems killed.
             let free = Array(settledLine.utf8)
-            _ = free.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+            _ = try? SystemCall.run("pwrite") { free.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
             close(fd)
             return false
         }

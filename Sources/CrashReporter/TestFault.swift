@@ -9,19 +9,27 @@ enum TestFault {
     /// else arms nothing.
     static func arm(_ value: String?) {
         guard let value else { return }
-        switch value {
-        case "unwind": scr_debug_inject_fault(1)
-        case "report": scr_debug_inject_fault(2)
-        case "thread": scr_debug_inject_fault(3)
-        case "record": scr_debug_inject_fault(4)
-        default:
-            let parts = value.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, let bytes = UInt64(parts[1]) else { return }
-            switch parts[0] {
-            case "eio-after": scr_debug_inject_write_fault(EIO, bytes)
-            case "enospc-after": scr_debug_inject_write_fault(ENOSPC, bytes)
-            default: break
-            }
+        if let site = site(named: value) {
+            scr_debug_inject_fault(site)
+            return
+        }
+        let parts = value.split(separator: ":", maxSplits: 1)
+        guard parts.count == 2, let bytes = UInt64(parts[1]) else { return }
+        switch parts[0] {
+        case "eio-after": scr_debug_inject_write_fault(EIO, bytes)
+        case "enospc-after": scr_debug_inject_write_fault(ENOSPC, bytes)
+        default: break
+        }
+    }
+
+    /// The C core's fault site (CCrashReporter.h's `SCR_FAULT_IN_*`) that `name` stands for.
+    static func site(named name: String) -> Int32? {
+        switch name {
+        case "unwind": Int32(SCR_FAULT_IN_UNWIND)
+        case "report": Int32(SCR_FAULT_IN_REPORT)
+        case "thread": Int32(SCR_FAULT_IN_THREAD)
+        case "record": Int32(SCR_FAULT_IN_RECORD)
+        default: nil
         }
     }
 }

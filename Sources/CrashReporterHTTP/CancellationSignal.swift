@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Glibc
 
 /// Wakes a request thread blocked in `poll(2)` when the async caller's task is cancelled: a pipe
@@ -12,7 +13,7 @@ final class CancellationSignal: Sendable {
     /// waits.
     init?() {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return nil }
+        guard (try? SystemCall.run("pipe") { pipe(&fds) }) != nil else { return nil }
         for fd in fds {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -28,6 +29,6 @@ final class CancellationSignal: Sendable {
 
     func cancel() {
         var byte: UInt8 = 1
-        _ = write(writeFD, &byte, 1)
+        _ = try? SystemCall.run("write") { write(writeFD, &byte, 1) }
     }
 }

@@ -45,15 +45,27 @@ enum Connector {
         _ address: ResolvedAddress, deadline: Deadline, cancellation: CancellationSignal?
     ) throws(AttemptError) -> Socket {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        let fd = socket(address.family, type, 0)
-        guard fd >= 0 else { throw .failed("socket: \(Errno.text(errno))") }
+        let fd: Int32
+        do throws(SystemCallError) {
+            fd = try SystemCall.run("socket") { Glibc.socket(address.family, type, 0) }
+        } catch {
+            throw .failed(error.description)
+        }
         let socket = Socket(fd: fd, cancellation: cancellation)
         var storage = address.storage
-        let status = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, address.length) }
+        do throws(SystemCallError) {
+            // Not retried: an interrupted connect goes on in the background, as one in progress does.
+            _ = try SystemCall.run("connect", retryingInterrupts: false) {
+                withUnsafePointer(to: &storage) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, address.length) }
+                }
+            }
+            return socket
+        } catch let error where error.errno == EINPROGRESS || error.errno == EINTR {
+            // Connecting: wait below until the socket is writable, then read the outcome.
+        } catch {
+            throw classify(error.errno)
         }
-        if status == 0 { return socket }
-        guard errno == EINPROGRESS || errno == EINTR else { throw classify(errno) }
         do {
             try socket.wait(for: POLLOUT, deadline: deadline, phase: "connecting")
         } catch .cancelled {
@@ -65,7 +77,11 @@ enum Connector {
         }
         var pending: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &pending, &length) == 0 else { throw classify(errno) }
+        do throws(SystemCallError) {
+            _ = try SystemCall.run("getsockopt") { getsockopt(fd, SOL_SOCKET, SO_ERROR, &pending, &length) }
+        } catch {
+            throw classify(error.errno)
+        }
         if pending != 0 { throw classify(pending) }
         return socket
     }

@@ -24,8 +24,11 @@ final class Socket: ByteStream {
         var fds = [pollfd(fd: fd, events: Int16(events), revents: 0)]
         if let cancellation { fds.append(pollfd(fd: cancellation.readFD, events: Int16(POLLIN), revents: 0)) }
         while true {
-            let ready = SystemCall.retryingInterrupts { poll(&fds, nfds_t(fds.count), deadline.pollMilliseconds) }
-            if ready < 0 { throw .connectionLost("poll: \(Errno.text(errno))") }
+            do throws(SystemCallError) {
+                _ = try SystemCall.run("poll") { poll(&fds, nfds_t(fds.count), deadline.pollMilliseconds) }
+            } catch {
+                throw .connectionLost(error.description)
+            }
             if fds.count > 1 && fds[1].revents != 0 { throw .cancelled }
             if fds[0].revents != 0 { return }
             if deadline.hasPassed { throw .timeout(phase) }
@@ -35,25 +38,32 @@ final class Socket: ByteStream {
     func write(_ bytes: UnsafeRawBufferPointer, deadline: Deadline) throws(HTTPError) {
         var offset = 0
         while offset < bytes.count {
-            let sent = SystemCall.retryingInterrupts {
-                send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if sent > 0 {
-                offset += sent
-            } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            let sent: Int
+            do throws(SystemCallError) {
+                sent = try SystemCall.run("send") {
+                    send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                }
+            } catch let error where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+                // The send buffer is full: wait until the peer has read some of it.
                 try wait(for: POLLOUT, deadline: deadline, phase: "while sending the request")
-            } else {
-                throw .connectionLost("while sending the request: \(Errno.text(errno))")
+                continue
+            } catch {
+                throw .connectionLost("while sending the request: \(Errno.text(error.errno))")
             }
+            // send(2) of a non-empty buffer does not return 0; should it, the connection is no use.
+            guard sent > 0 else { throw .connectionLost("while sending the request: no byte was taken") }
+            offset += sent
         }
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, deadline: Deadline) throws(HTTPError) -> Int {
         while true {
-            let count = SystemCall.retryingInterrupts { recv(fd, buffer.baseAddress, buffer.count, 0) }
-            if count >= 0 { return count }
-            guard errno == EAGAIN || errno == EWOULDBLOCK else {
-                throw .connectionLost("while reading the response: \(Errno.text(errno))")
+            do throws(SystemCallError) {
+                return try SystemCall.run("recv") { recv(fd, buffer.baseAddress, buffer.count, 0) }
+            } catch let error where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+                // Nothing has arrived yet.
+            } catch {
+                throw .connectionLost("while reading the response: \(Errno.text(error.errno))")
             }
             try wait(for: POLLIN, deadline: deadline, phase: "while waiting for the response")
         }

@@ -29,16 +29,15 @@ struct DebugLink: Equatable {
     /// The CRC-32 (the IEEE polynomial, as gdb and `objcopy --add-gnu-debuglink` compute it) of
     /// the file at `path`; nil when it cannot be read.
     static func crc32(ofFileAt path: String) -> UInt32? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard let fd = try? SystemCall.run("open", { open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
         defer { close(fd) }
         var crc: UInt32 = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = SystemCall.retryingInterrupts {
+            let chunk = try? SystemCall.run("read") {
                 buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             }
-            if count < 0 { return nil }
+            guard let count = chunk else { return nil }
             if count == 0 { return crc }
             crc = buffer.withUnsafeBytes { Gzip.crc32(crc, UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }

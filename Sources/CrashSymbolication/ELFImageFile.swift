@@ -42,14 +42,19 @@ struct ELFImageFile: Equatable {
     private static let noteLimit = 64 << 10
 
     static func inspect(path: String) throws(Failure) -> ELFImageFile {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        if fd < 0 {
-            let code = errno
-            throw code == ENOENT || code == ENOTDIR ? .missing : .unreadable(Errno.text(code))
+        let fd: Int32
+        do throws(SystemCallError) {
+            fd = try SystemCall.run("open") { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        } catch {
+            throw error.errno == ENOENT || error.errno == ENOTDIR ? .missing : .unreadable(Errno.text(error.errno))
         }
         defer { close(fd) }
         var status = stat()
-        if fstat(fd, &status) != 0 { throw .unreadable(Errno.text(errno)) }
+        do throws(SystemCallError) {
+            _ = try SystemCall.run("fstat") { fstat(fd, &status) }
+        } catch {
+            throw .unreadable(Errno.text(error.errno))
+        }
         if (status.st_mode & S_IFMT) != S_IFREG { throw .notAFile }
         #if canImport(Glibc)
             let modified = status.st_mtim
@@ -120,9 +125,11 @@ struct ELFImageFile: Equatable {
     }
 
     private static func read(_ fd: Int32, at offset: UInt64, count: Int) throws(Failure) -> [UInt8] {
-        let read = PositionalRead.bytes(fd, at: offset, count: count)
-        if let error = read.error { throw .unreadable(Errno.text(error)) }
-        return read.bytes
+        do throws(SystemCallError) {
+            return try PositionalRead.bytes(fd, at: offset, count: count)
+        } catch {
+            throw .unreadable(Errno.text(error.errno))
+        }
     }
 }
 

@@ -1,3 +1,5 @@
+import CrashReporterSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -20,13 +22,22 @@ final class MappedFile: @unchecked Sendable {
     }
 
     init(path: String) throws(Failure) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .unreadable(errno) }
-        defer { close(fd) }
+        let fd: Int32
         var status = stat()
-        guard fstat(fd, &status) == 0 else { throw .unreadable(errno) }
+        do throws(SystemCallError) {
+            fd = try SystemCall.run("open") { open(path, O_RDONLY | O_CLOEXEC) }
+        } catch {
+            throw .unreadable(error.errno)
+        }
+        defer { close(fd) }
+        do throws(SystemCallError) {
+            _ = try SystemCall.run("fstat") { fstat(fd, &status) }
+        } catch {
+            throw .unreadable(error.errno)
+        }
         let size = Int(status.st_size)
         guard size > 0 else { throw .empty }
+        // mmap answers with a pointer (MAP_FAILED on failure), so it stays outside SystemCall.
         guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
             throw .unreadable(errno)
         }

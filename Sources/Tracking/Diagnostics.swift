@@ -66,10 +66,10 @@ package enum Diagnostics {
             line.withUnsafeBytes { raw in
                 var offset = 0
                 while offset < raw.count {
-                    let written = SystemCall.retryingInterrupts {
+                    let written = try? SystemCall.run("write") {
                         write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
                     }
-                    if written < 0 { return }
+                    guard let written else { return }
                     offset += written
                 }
             }

@@ -32,27 +32,31 @@ enum Listener {
     }
 
     /// Binds and listens; returns the socket and the port it got (useful with port 0).
-    static func open(host: String, port: Int) throws(SystemError) -> (fd: Int32, port: Int) {
+    static func open(host: String, port: Int) throws(SystemCallError) -> (fd: Int32, port: Int) {
         guard let address = ipv4Address(host) else {
-            throw SystemError("use \(host) as an IPv4 address", errno: EINVAL)
+            throw SystemCallError("inet_pton", errno: EINVAL, subject: host)
         }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SystemError("open a socket", errno: errno) }
+        let fd = try SystemCall.run("socket") {
+            socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
         socketAddress.sin_port = in_port_t(UInt16(port).bigEndian)
         socketAddress.sin_addr = address
-        let bound = withUnsafePointer(to: &socketAddress) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        do throws(SystemCallError) {
+            _ = try SystemCall.run("bind") {
+                withUnsafePointer(to: &socketAddress) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
             }
-        }
-        guard bound == 0, listen(fd, backlog) == 0 else {
-            let code = errno
+            _ = try SystemCall.run("listen") { listen(fd, backlog) }
+        } catch {
             close(fd)
-            throw SystemError("listen on \(host):\(port)", errno: code)
+            throw error.about("\(host):\(port)")
         }
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -74,11 +78,15 @@ enum SocketIO {
     /// Waits at most `milliseconds` for data, then reads what there is into `buffer`.
     static func read(_ fd: Int32, into buffer: inout [UInt8], milliseconds: Int32) -> ReadResult {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let ready = SystemCall.retryingInterrupts { poll(&poller, 1, max(0, milliseconds)) }
-        if ready < 0 { return .closed }
+        guard let ready = try? SystemCall.run("poll", { poll(&poller, 1, max(0, milliseconds)) }) else {
+            return .closed
+        }
         if ready == 0 { return .timedOut }
-        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        return count > 0 ? .data(count) : .closed
+        let count = try? SystemCall.run("recv") {
+            buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        }
+        guard let count, count > 0 else { return .closed }
+        return .data(count)
     }
 
     /// Sends everything; false when the peer is gone or the send timeout passed.
@@ -87,10 +95,10 @@ enum SocketIO {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let sent = SystemCall.retryingInterrupts {
+                let sent = try? SystemCall.run("send") {
                     Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
                 }
-                if sent <= 0 { return false }
+                guard let sent, sent > 0 else { return false }
                 offset += sent
             }
             return true

@@ -20,7 +20,7 @@ final class Server: Sendable {
     /// Request bytes the connections hold now, against `maxBufferedBytes`.
     private let buffered = Atomic<Int>(0)
 
-    init(collector: Collector) throws(SystemError) {
+    init(collector: Collector) throws(SystemCallError) {
         let configuration = collector.configuration
         (listenFD, port) = try Listener.open(host: configuration.host, port: configuration.port)
         self.collector = collector
@@ -53,10 +53,9 @@ final class Server: Sendable {
     func run() {
         var poller = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
         while !isStopping {
-            let ready = poll(&poller, 1, 200)
-            guard ready > 0 else { continue }
-            let fd = accept(listenFD, nil, nil)
-            guard fd >= 0 else {
+            let ready = try? SystemCall.run("poll") { poll(&poller, 1, 200) }
+            guard let ready, ready > 0 else { continue }
+            guard let fd = try? SystemCall.run("accept", { accept(listenFD, nil, nil) }) else {
                 // Out of descriptors (EMFILE) or a connection reset before accept: back off a
                 // little rather than spin on a listening socket that stays readable.
                 usleep(10_000)

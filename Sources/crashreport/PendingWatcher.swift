@@ -45,7 +45,7 @@ final class PendingWatcher {
         var fds = [pollfd(fd: stopDescriptor, events: Int16(POLLIN), revents: 0)]
         if watch >= 0 { fds.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)) }
         let milliseconds = Int32(Swift.min(Swift.max(timeout, 0) * 1000, Double(Int32.max)).rounded(.up))
-        let ready = poll(&fds, nfds_t(fds.count), milliseconds)
+        let ready = (try? SystemCall.run("poll") { poll(&fds, nfds_t(fds.count), milliseconds) }) ?? 0
         if fds[0].revents != 0 { return .stop }
         guard ready > 0, fds.count > 1, fds[1].revents != 0 else { return .timeout }
         return drain() ? .report : .timeout
@@ -56,8 +56,11 @@ final class PendingWatcher {
         var arrived = false
         var buffer = [UInt8](repeating: 0, count: 8192)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
+            // Non-blocking: EAGAIN once the queue is empty ends the loop, as the end of events does.
+            let chunk = try? SystemCall.run("read") {
+                buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            }
+            guard let count = chunk, count > 0 else { break }
             buffer.withUnsafeBytes { bytes in
                 var offset = 0
                 let header = MemoryLayout<inotify_event>.size

@@ -1,3 +1,4 @@
+import CrashReporterSupport
 import Glibc
 import Synchronization
 
@@ -15,9 +16,10 @@ enum StopSignals {
     static func install() throws(ToolFailure) {
         guard descriptor < 0 else { return }
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            throw ToolFailure(
-                description: "cannot make a pipe for the stop signals: \(String(cString: strerror(errno)))")
+        do throws(SystemCallError) {
+            _ = try SystemCall.run("pipe") { pipe(&ends) }
+        } catch {
+            throw ToolFailure(description: "cannot make a pipe for the stop signals: \(Errno.text(error.errno))")
         }
         for end in ends {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
@@ -29,6 +31,8 @@ enum StopSignals {
         action.__sigaction_handler.sa_handler = { _ in
             StopSignals.requested.store(true, ordering: .sequentiallyConsistent)
             var byte: UInt8 = 1
+            // A plain write(2): SystemCall builds an error on failure, which allocates, and a
+            // handler must not. A byte lost to a signal still leaves the flag set.
             _ = write(StopSignals.writeDescriptor, &byte, 1)
         }
         sigemptyset(&action.sa_mask)

@@ -247,8 +247,10 @@ struct FileSystemTests {
         #expect(Errno.text(ENOENT) == "no such file or directory")
         #expect(Errno.text(EACCES) == "permission denied")
         #expect(Errno.text(4242) == "error 4242")
+        #expect(SystemCallError("read", errno: EBADF).description == "read: " + Errno.text(EBADF))
         #expect(
-            SystemError("start thread x", errno: EAGAIN).description == "cannot start thread x: " + Errno.text(EAGAIN))
+            SystemCallError("pthread_create", errno: EAGAIN, subject: "x").description
+                == "pthread_create x: " + Errno.text(EAGAIN))
     }
 }
 

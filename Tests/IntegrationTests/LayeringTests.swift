@@ -8,9 +8,11 @@ import Testing
 struct LayeringTests {
     // MARK: The manifest
 
-    /// Each target's dependencies by name (targets, and products of other packages), from
-    /// `swift package dump-package`.
-    static func targetDependencies() async throws -> [String: [String]] {
+    /// The manifest as `swift package dump-package` evaluates it: the targets in their order,
+    /// each one's dependencies by name (targets, products of other packages, build plugins), and
+    /// which targets are tests, examples or benchmarks (by type, or by a path under `Tests/`,
+    /// `Examples/`, `Benchmarks/` or `Fuzz/`).
+    static func manifest() async throws -> ManifestLayers {
         // A scratch path of its own: the package's .build is locked by the `swift test` running us.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dump-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -24,15 +26,29 @@ struct LayeringTests {
         let manifest = try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let targets = try #require(manifest["targets"] as? [[String: Any]])
-        var graph: [String: [String]] = [:]
+        var layers = ManifestLayers(order: [], edges: [:], clients: [])
         for target in targets {
             let name = try #require(target["name"] as? String)
             let dependencies = target["dependencies"] as? [[String: Any]] ?? []
-            graph[name] = dependencies.compactMap { dependency in
-                ((dependency["byName"] ?? dependency["target"] ?? dependency["product"]) as? [Any])?.first as? String
+            let plugins = target["pluginUsages"] as? [[String: Any]] ?? []
+            layers.order.append(name)
+            layers.edges[name] = (dependencies + plugins).compactMap { dependency in
+                ((dependency["byName"] ?? dependency["target"] ?? dependency["product"] ?? dependency["plugin"])
+                    as? [Any])?.first as? String
+            }
+            let path = target["path"] as? String ?? ""
+            if target["type"] as? String == "test"
+                || ["Tests/", "Examples/", "Benchmarks/", "Fuzz/"].contains(where: path.hasPrefix)
+            {
+                layers.clients.insert(name)
             }
         }
-        return graph
+        return layers
+    }
+
+    /// Each target's dependencies by name (targets, and products of other packages).
+    static func targetDependencies() async throws -> [String: [String]] {
+        try await manifest().edges
     }
 
     /// `name` and everything it reaches.
@@ -45,6 +61,65 @@ struct LayeringTests {
             }
         }
         return seen
+    }
+
+    @Test("the manifest lists its layers top down: no target below one it depends on, no edge up")
+    func manifestOrder() async throws {
+        let manifest = try await Self.manifest()
+        #expect(manifest.order.count > 20 && !manifest.clients.isEmpty, "read \(manifest.order)")
+        #expect(manifest.violations() == [])
+
+        // Planted on the real manifest: an edge from the bottom layer up to the façade...
+        var upward = manifest
+        upward.edges["CrashReporterSupport", default: []].append("Tracking")
+        let support = position(of: "CrashReporterSupport", in: manifest)
+        let tracking = position(of: "Tracking", in: manifest)
+        #expect(
+            upward.violations() == [
+                "CrashReporterSupport (target \(support)) depends on Tracking (target \(tracking)), listed above it"
+            ])
+        // ...and TrackingTestKit listed below the support module it depends on.
+        var misordered = manifest
+        misordered.order.removeAll { $0 == "TrackingTestKit" }
+        misordered.order.insert(
+            "TrackingTestKit", at: try #require(misordered.order.firstIndex(of: "CrashReporterSupport")) + 1)
+        #expect(
+            misordered.violations().contains {
+                $0.hasPrefix("TrackingTestKit (target") && $0.contains("depends on CrashReporterSupport")
+            })
+    }
+
+    /// A target's place in the manifest, counted from 1.
+    private func position(of target: String, in manifest: ManifestLayers) -> Int {
+        (manifest.order.firstIndex(of: target) ?? -1) + 1
+    }
+
+    @Test("the layering rule fails on a planted upward edge, a planted misordering and an edge into the tests")
+    func plantedLayers() {
+        let sound = ManifestLayers(
+            order: ["tool", "delivery", "format", "support", "tool-tests"],
+            edges: [
+                "tool": ["delivery", "format", "support", "ArgumentParser"], "delivery": ["format", "support"],
+                "format": ["support"], "tool-tests": ["tool", "support"],
+            ],
+            clients: ["tool-tests"])
+        #expect(sound.violations() == [])
+
+        var upward = sound
+        upward.edges["support"] = ["delivery"]
+        #expect(upward.violations() == ["support (target 4) depends on delivery (target 2), listed above it"])
+
+        var misordered = sound
+        misordered.order = ["tool", "format", "delivery", "support", "tool-tests"]
+        #expect(misordered.violations() == ["delivery (target 3) depends on format (target 2), listed above it"])
+
+        var intoTests = sound
+        intoTests.edges["format", default: []].append("tool-tests")
+        #expect(intoTests.violations() == ["format depends on tool-tests, which is outside the layers"])
+
+        var cycle = sound
+        cycle.edges["support"] = ["format"]
+        #expect(cycle.violations() == ["support (target 4) depends on format (target 3), listed above it"])
     }
 
     @Test("the façade reaches nothing of the crash handler, and the tools never link the handler")

@@ -38,6 +38,11 @@ package struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
         self.init(action, path, .system(errno: code))
     }
 
+    /// The error for a failed system call.
+    package init(_ action: Action, _ path: String, _ error: SystemCallError) {
+        self.init(action, path, .system(errno: error.errno))
+    }
+
     /// The `errno` of a failed system call; `nil` for the reader's own refusals.
     package var errno: Int32? {
         if case .system(let code) = reason { return code }

@@ -9,8 +9,7 @@ extension FileSystem {
     /// Refuses anything but a regular file, and a file that is, or grows while being read,
     /// larger than `limit`.
     package static func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { throw FileError(.read, path, errno: errno) }
+        let descriptor = try call("open", .read, path) { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         defer { close(descriptor) }
         let file = try status(descriptor: descriptor, path: path)
         guard file.kind == .regular else { throw FileError(.read, path, .notRegularFile) }
@@ -24,12 +23,15 @@ extension FileSystem {
             let room = max(bytes.capacity - start, 64 << 10)
             let wanted = min(room, limit + 1 - start)
             bytes.append(contentsOf: repeatElement(0, count: wanted))
-            let count = SystemCall.retryingInterrupts {
-                bytes.withUnsafeMutableBytes { buffer in Glibc.read(descriptor, buffer.baseAddress! + start, wanted) }
+            let count: Int
+            do throws(SystemCallError) {
+                count = try SystemCall.run("read") {
+                    bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + start, wanted) }
+                }
+            } catch {
+                throw FileError(.read, path, error)
             }
-            let code = errno
-            bytes.removeLast(wanted - max(count, 0))
-            if count < 0 { throw FileError(.read, path, errno: code) }
+            bytes.removeLast(wanted - count)
             if count == 0 { return bytes }
             if bytes.count > limit { throw FileError(.read, path, .tooLarge(limit: limit)) }
         }
@@ -40,16 +42,17 @@ extension FileSystem {
     /// `fstat` (those files say size 0 anyway). Nil when it cannot be opened or read, or does not
     /// fit. For what `start` reads, where every system call counts.
     package static func readSmall(_ path: String, limit: Int = 4096) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return nil }
+        guard let descriptor = try? SystemCall.run("open", { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }) else {
+            return nil
+        }
         defer { close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: limit + 1)
         var length = 0
         while length <= limit {
-            let count = SystemCall.retryingInterrupts {
+            let chunk = try? SystemCall.run("read") {
                 bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + length, limit + 1 - length) }
             }
-            guard count >= 0 else { return nil }
+            guard let count = chunk else { return nil }
             if count == 0 { return Array(bytes[0..<length]) }
             length += count
         }

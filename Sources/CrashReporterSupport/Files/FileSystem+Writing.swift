@@ -38,10 +38,11 @@ extension FileSystem {
     ) throws(FileError) {
         let temporary = temporaryPath(for: path)
         try writeNew(bytes, to: temporary, mode: mode, sync: durable, reportingAs: path)
-        guard Glibc.rename(temporary, path) == 0 else {
-            let code = errno
+        do throws(SystemCallError) {
+            _ = try SystemCall.run("rename") { Glibc.rename(temporary, path) }
+        } catch {
             unlink(temporary)
-            throw FileError(.write, path, errno: code)
+            throw FileError(.write, path, error)
         }
         if durable { try syncDirectory(parentDirectory(path)) }
     }
@@ -57,10 +58,12 @@ extension FileSystem {
         let temporary = temporaryPath(for: path)
         try writeNew(bytes, to: temporary, mode: mode, sync: true, reportingAs: path)
         defer { unlink(temporary) }
-        guard link(temporary, path) == 0 else {
-            let code = errno
-            if code == EEXIST { return .alreadyExisted }
-            throw FileError(.create, path, errno: code)
+        do throws(SystemCallError) {
+            _ = try SystemCall.run("link") { link(temporary, path) }
+        } catch let error where error.errno == EEXIST {
+            return .alreadyExisted
+        } catch {
+            throw FileError(.create, path, error)
         }
         try syncDirectory(parentDirectory(path))
         return .created
@@ -69,9 +72,7 @@ extension FileSystem {
     /// Opens (creating it with `mode` if needed) a file for appending: every write lands at
     /// its end, even with another writer. Close it with `close(2)`.
     package static func openForAppending(_ path: String, mode: mode_t = 0o600) throws(FileError) -> Int32 {
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw FileError(.append, path, errno: errno) }
-        return descriptor
+        try call("open", .append, path) { open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode) }
     }
 
     /// Appends all the bytes to an open descriptor (see ``openForAppending(_:mode:)``),
@@ -81,16 +82,15 @@ extension FileSystem {
         _ bytes: some Collection<UInt8>, to descriptor: Int32, path: String, durable: Bool = false
     ) throws(FileError) {
         try writeAll(bytes, to: descriptor, path: path, action: .append)
-        if durable, fsync(descriptor) != 0 { throw FileError(.sync, path, errno: errno) }
+        if durable { try call("fsync", .sync, path) { fsync(descriptor) } }
     }
 
     /// `fsync(2)` on a directory, so that the names created, renamed or removed in it survive
     /// a power cut.
     package static func syncDirectory(_ path: String) throws(FileError) {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FileError(.sync, path, errno: errno) }
+        let descriptor = try call("open", .sync, path) { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw FileError(.sync, path, errno: errno) }
+        try call("fsync", .sync, path) { fsync(descriptor) }
     }
 
     /// Removes the temporary files that writers killed mid-write left in `directory`: the
@@ -122,16 +122,22 @@ extension FileSystem {
     private static func writeNew(
         _ bytes: some Collection<UInt8>, to path: String, mode: mode_t, sync: Bool, reportingAs target: String
     ) throws(FileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw FileError(.write, target, errno: errno) }
+        let descriptor = try call("open", .write, target) {
+            open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode)
+        }
         var failure: FileError?
-        do {
+        do throws(FileError) {
             try writeAll(bytes, to: descriptor, path: target, action: .write)
-            if sync, fsync(descriptor) != 0 { failure = FileError(.sync, target, errno: errno) }
+            if sync { try call("fsync", .sync, target) { fsync(descriptor) } }
         } catch {
             failure = error
         }
-        if close(descriptor) != 0, failure == nil { failure = FileError(.write, target, errno: errno) }
+        // A failed close may mean a write that never reached the disk (NFS reports it there).
+        do throws(SystemCallError) {
+            _ = try SystemCall.run("close", retryingInterrupts: false) { close(descriptor) }
+        } catch {
+            if failure == nil { failure = FileError(.write, target, error) }
+        }
         if let failure {
             unlink(path)
             throw failure
@@ -142,22 +148,24 @@ extension FileSystem {
     private static func writeAll(
         _ bytes: some Collection<UInt8>, to descriptor: Int32, path: String, action: FileError.Action
     ) throws(FileError) {
-        let code: Int32 =
+        let failure: SystemCallError? =
             bytes.withContiguousStorageIfAvailable { writeAll($0, to: descriptor) }
             ?? Array(bytes).withUnsafeBufferPointer { writeAll($0, to: descriptor) }
-        if code != 0 { throw FileError(action, path, errno: code) }
+        if let failure { throw FileError(action, path, failure) }
     }
 
-    /// The `errno` of the write that failed, or 0.
-    private static func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32 {
+    /// The write that failed, or nil.
+    private static func writeAll(_ buffer: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> SystemCallError? {
         var offset = 0
         while offset < buffer.count {
-            let written = SystemCall.retryingInterrupts {
-                write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            do throws(SystemCallError) {
+                offset += try SystemCall.run("write") {
+                    write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                }
+            } catch {
+                return error
             }
-            if written < 0 { return errno }
-            offset += written
         }
-        return 0
+        return nil
     }
 }

@@ -1,19 +1,19 @@
 import Glibc
 
-/// File-system calls with plain POSIX, each turning `errno` into a ``FileError``. Paths are
+/// File-system calls with plain POSIX, each failure thrown as a ``FileError``. Paths are
 /// strings; nothing here follows a `~` or a relative path's working directory for you.
 package enum FileSystem {
     /// `stat(2)` (following symbolic links).
     package static func status(_ path: String) throws(FileError) -> FileStatus {
         var raw = stat()
-        guard stat(path, &raw) == 0 else { throw FileError(.inspect, path, errno: errno) }
+        try call("stat", .inspect, path) { stat(path, &raw) }
         return FileStatus(raw)
     }
 
     /// `fstat(2)` of an open descriptor; `path` is for the message.
     package static func status(descriptor: Int32, path: String) throws(FileError) -> FileStatus {
         var raw = stat()
-        guard fstat(descriptor, &raw) == 0 else { throw FileError(.inspect, path, errno: errno) }
+        try call("fstat", .inspect, path) { fstat(descriptor, &raw) }
         return FileStatus(raw)
     }
 
@@ -31,15 +31,20 @@ package enum FileSystem {
     /// Fails unless this process may write in `path` (a read-only mount, no permission), so
     /// that a service learns it at start rather than when its first crash report is lost.
     package static func checkWritable(_ path: String) throws(FileError) {
-        guard access(path, W_OK) == 0 else { throw FileError(.write, path, errno: errno) }
+        try call("access", .write, path) { access(path, W_OK) }
     }
 
     /// `mkdir -p`: creates the directory and its missing parents with `mode` (0700 by default:
     /// reports and stored choices are the service's business only). Fine if it exists;
     /// fails when something that is not a directory is in the way.
     package static func createDirectory(_ path: String, mode: mode_t = 0o700) throws(FileError) {
-        if mkdir(path, mode) == 0 { return }
-        let code = errno
+        let code: Int32
+        do throws(SystemCallError) {
+            _ = try SystemCall.run("mkdir") { mkdir(path, mode) }
+            return
+        } catch {
+            code = error.errno
+        }
         switch code {
         case EEXIST:
             guard isDirectory(path) else { throw FileError(.createDirectory, path, errno: ENOTDIR) }
@@ -47,8 +52,13 @@ package enum FileSystem {
             let parent = parentDirectory(path)
             guard parent != path, !parent.isEmpty else { throw FileError(.createDirectory, path, errno: code) }
             try createDirectory(parent, mode: mode)
-            if mkdir(path, mode) != 0, errno != EEXIST || !isDirectory(path) {
-                throw FileError(.createDirectory, path, errno: errno == EEXIST ? ENOTDIR : errno)
+            do throws(SystemCallError) {
+                _ = try SystemCall.run("mkdir") { mkdir(path, mode) }
+            } catch let error where error.errno == EEXIST {
+                // Made meanwhile by another writer: fine when it is a directory.
+                guard isDirectory(path) else { throw FileError(.createDirectory, path, errno: ENOTDIR) }
+            } catch {
+                throw FileError(.createDirectory, path, error)
             }
         default:
             throw FileError(.createDirectory, path, errno: code)
@@ -66,6 +76,8 @@ package enum FileSystem {
 
     /// The names in a directory, without `.` and `..`, sorted by their bytes.
     package static func contentsOfDirectory(_ path: String) throws(FileError) -> [String] {
+        // opendir and readdir answer with a pointer, not a number, so they stay outside
+        // SystemCall: readdir's end and its failure are both nil, told apart by `errno`.
         guard let directory = opendir(path) else { throw FileError(.list, path, errno: errno) }
         defer { closedir(directory) }
         var names: [String] = []
@@ -88,23 +100,52 @@ package enum FileSystem {
     @discardableResult
     package static func remove(_ path: String, recursive: Bool = false) throws(FileError) -> Bool {
         var raw = stat()
-        guard lstat(path, &raw) == 0 else {
-            if errno == ENOENT { return false }
-            throw FileError(.remove, path, errno: errno)
+        do throws(SystemCallError) {
+            _ = try SystemCall.run("lstat") { lstat(path, &raw) }
+        } catch let error where error.errno == ENOENT {
+            return false
+        } catch {
+            throw FileError(.remove, path, error)
         }
         if raw.st_mode & S_IFMT == S_IFDIR {
             if recursive {
                 for name in try contentsOfDirectory(path) { try remove(path + "/" + name, recursive: true) }
             }
-            guard rmdir(path) == 0 || errno == ENOENT else { throw FileError(.remove, path, errno: errno) }
+            try removeName("rmdir", path) { rmdir(path) }
         } else {
-            guard unlink(path) == 0 || errno == ENOENT else { throw FileError(.remove, path, errno: errno) }
+            try removeName("unlink", path) { unlink(path) }
         }
         return true
     }
 
+    /// `rmdir` or `unlink` of `path`; a name that is gone already (another remover was first)
+    /// is no failure.
+    private static func removeName(_ call: StaticString, _ path: String, _ body: () -> Int32) throws(FileError) {
+        do throws(SystemCallError) {
+            _ = try SystemCall.run(call, body)
+        } catch let error where error.errno == ENOENT {
+            // Removed already.
+        } catch {
+            throw FileError(.remove, path, error)
+        }
+    }
+
     /// `rename(2)`: atomic within one file system, replacing what is at `destination`.
     package static func rename(_ source: String, to destination: String) throws(FileError) {
-        guard Glibc.rename(source, destination) == 0 else { throw FileError(.rename, source, errno: errno) }
+        try call("rename", .rename, source) { Glibc.rename(source, destination) }
+    }
+
+    /// ``SystemCall/run(_:retryingInterrupts:_:)`` for a file operation: a failure is thrown as
+    /// the ``FileError`` of `action` on `path`.
+    @inline(__always)
+    @discardableResult
+    static func call<Result: SignedInteger>(
+        _ name: StaticString, _ action: FileError.Action, _ path: String, _ body: () -> Result
+    ) throws(FileError) -> Result {
+        do throws(SystemCallError) {
+            return try SystemCall.run(name, body)
+        } catch {
+            throw FileError(action, path, error)
+        }
     }
 }

@@ -20,25 +20,26 @@ package enum RandomBytes {
         guard let getRandom = GNUFunctions.getRandom else { return false }
         var offset = 0
         while offset < buffer.count {
-            let count = SystemCall.retryingInterrupts {
+            let count = try? SystemCall.run("getrandom") {
                 getRandom(buffer.baseAddress! + offset, buffer.count - offset, 0)
             }
-            if count < 0 { return false }
+            guard let count else { return false }
             offset += count
         }
         return true
     }
 
     private static func fromURandom(_ buffer: UnsafeMutableRawBufferPointer) -> Bool {
-        let descriptor = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
+        guard let descriptor = try? SystemCall.run("open", { open("/dev/urandom", O_RDONLY | O_CLOEXEC) }) else {
+            return false
+        }
         defer { close(descriptor) }
         var offset = 0
         while offset < buffer.count {
-            let count = SystemCall.retryingInterrupts {
+            let count = try? SystemCall.run("read") {
                 read(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
             }
-            guard count > 0 else { return false }
+            guard let count, count > 0 else { return false }
             offset += count
         }
         return true

@@ -7,14 +7,14 @@ package enum DetachedThread {
     /// bytes, at least 64 KiB (the default is the system's, usually 8 MiB).
     package static func start(
         name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void
-    ) throws(SystemError) {
+    ) throws(SystemCallError) {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         if let stackSize {
             let result = pthread_attr_setstacksize(&attributes, max(stackSize, 64 << 10))
-            if result != 0 { throw SystemError("set the stack size of thread \(name)", errno: result) }
+            if result != 0 { throw SystemCallError("pthread_attr_setstacksize", errno: result, subject: name) }
         }
         let context = Unmanaged.passRetained(ThreadContext(name: threadName(name), body: body))
         var thread = pthread_t()
@@ -28,7 +28,7 @@ package enum DetachedThread {
             }, context.toOpaque())
         if result != 0 {
             context.release()
-            throw SystemError("start thread \(name)", errno: result)
+            throw SystemCallError("pthread_create", errno: result, subject: name)
         }
     }
 
