@@ -132,7 +132,8 @@ static voidpf warm_alloc(voidpf opaque, uInt items, uInt size) {
 // crash's settings and a stack arena of its own, never the crash's: a first call through the
 // PLT runs the dynamic linker's resolver, and every page of zlib's code this process has not yet
 // touched is a page fault; a crash after this finds both done (tens of µs off the crash path,
-// docs/benchmarks.md). It never writes the crash's arena, input or output.
+// docs/decisions/0141-start-readies-zlib-and-the-crashs-buffers-off-the-crash-path.md). It never
+// writes the crash's arena, input or output.
 void scr_gzip_warm(void) {
     char memory[SCR_ARENA_SIZE] __attribute__((aligned(16)));
     scr_warm_arena arena = {memory, 0, sizeof memory};

@@ -211,7 +211,7 @@ int scr_report_write(scr_report_request *request) {
     if (fd < 0 && !copied) goto done;
     scr_writer writer;
     scr_writer *w = &writer;
-    // One level for every report: zlib's fastest (docs/decisions, "Every report at zlib's level 1").
+    // One level for every report: zlib's fastest (docs/decisions/0139-every-report-at-zlibs-level-1.md).
     if (scr_gzip_begin(fd, w, SCR_GZIP_LEVEL) != 0) {
         if (fd >= 0) scr_report_files_discard(fd);
         goto done;

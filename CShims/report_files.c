@@ -1,15 +1,14 @@
-// The report's files in `pending/`: `<id>.crash.tmp` while it is written, renamed to `.crash`
-// once whole, or to `<id>.crash.failed-<errno>` when a write failed, so that the next launch
-// sets it aside with its reason (ReportStore). A crash's report is written ahead instead when it
-// can be: start()'s background thread makes an unnamed file in `pending/` (O_TMPFILE), and the
-// crash writes into it and gives it its name (`<id>.crash`, or the failed ending) with one
-// linkat(2) once it is whole. Creating a file costs the crash about 50 µs on ext4 and the rename
-// 30 more (docs/benchmarks.md); a link costs less than either, and a file no process can see
-// cannot be taken for another's or set aside while it is written. A filesystem without
-// O_TMPFILE, a child forked after start(), or a snapshot (the process goes on) takes the named
-// path. The directories and the endings are the Swift side's
-// (StateLayout), handed over at install; the state directory is made again when it was removed
-// while the service ran, and one descriptor is kept free for a crash that finds the descriptor table full
+// The report's files in `pending/`. A crash's report is written into an unnamed file that
+// start()'s background thread made ahead (O_TMPFILE) and gets its name (`<id>.crash`, or
+// `<id>.crash.failed-<errno>` when a write failed) with one linkat(2) once it is whole: creating
+// a file cost the crash about 85 µs on ext4 and the rename 30 more, and a file no process can see
+// is never taken for another's or set aside while it is written
+// (docs/decisions/0140-a-crashs-report-file-is-made-ahead-unnamed-and-linked.md). Otherwise (a
+// snapshot, a child forked after start(), a filesystem without O_TMPFILE) the report is written
+// as `<id>.crash.tmp` and renamed the same way. The next launch sets a failed file aside with its
+// reason (ReportStore). The directories and the endings are the Swift side's (StateLayout), handed
+// over at install; the state directory is made again when it was removed while the service ran,
+// and one descriptor is kept free for a crash that finds the descriptor table full
 // (docs/signal-safety.md, "Faults while writing").
 #include "internal.h"
 
