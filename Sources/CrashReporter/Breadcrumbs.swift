@@ -123,8 +123,11 @@ public struct BreadcrumbPairs: ~Copyable {
     /// value, scrubbed first, to 95.
     public mutating func append(key: String, value: String) {
         guard count < Int(SCR_MAX_PAIRS) else { return }
-        PairBlob.append(key, limit: PairBlob.keyBytes, to: buffer, at: &used)
-        PairBlob.append(Scrubber.scrub(value), limit: PairBlob.valueBytes, to: buffer, at: &used)
+        Breadcrumbs.withBytes(key) { PairBlob.append($0, limit: PairBlob.keyBytes, to: buffer, at: &used) }
+        // The value's own bytes when nothing in it could be personal data: no string is made.
+        Scrubber.withScrubbedBytes(value, maxBytes: Scrubber.defaultMaxBytes) {
+            PairBlob.append($0, limit: PairBlob.valueBytes, to: buffer, at: &used)
+        }
         count += 1
     }
 }
@@ -141,8 +144,10 @@ enum PairBlob {
     static func withPacked<R>(_ pairs: [(key: String, value: String)], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         withPairs(
             { packed in
-                for index in 0..<Swift.min(pairs.count, Int(SCR_MAX_PAIRS)) {
-                    packed.append(key: pairs[index].key, value: pairs[index].value)
+                pairs.withUnsafeBufferPointer { pairs in
+                    for index in 0..<Swift.min(pairs.count, Int(SCR_MAX_PAIRS)) {
+                        packed.append(key: pairs[index].key, value: pairs[index].value)
+                    }
                 }
             }, body)
     }
@@ -156,18 +161,19 @@ enum PairBlob {
         }
     }
 
-    /// Appends a uint16 length and at most `limit` bytes of `string` (the C side cuts again,
-    /// on a character boundary).
+    /// Appends a uint16 length and at most `limit` of `bytes` (the C side cuts again, on a
+    /// character boundary).
     @inline(__always)
-    static func append(_ string: String, limit: Int, to buffer: UnsafeMutableBufferPointer<UInt8>, at used: inout Int) {
-        Breadcrumbs.withBytes(string) { bytes in
-            let n = Swift.min(bytes.count, limit)
-            buffer[used] = UInt8(truncatingIfNeeded: n)
-            buffer[used + 1] = 0
-            if n > 0, let source = bytes.baseAddress, let target = buffer.baseAddress {
-                (target + used + 2).update(from: source, count: n)
-            }
-            used += 2 + n
+    static func append(
+        _ bytes: UnsafeBufferPointer<UInt8>, limit: Int, to buffer: UnsafeMutableBufferPointer<UInt8>,
+        at used: inout Int
+    ) {
+        let n = Swift.min(bytes.count, limit)
+        buffer[used] = UInt8(truncatingIfNeeded: n)
+        buffer[used + 1] = 0
+        if n > 0, let source = bytes.baseAddress, let target = buffer.baseAddress {
+            (target + used + 2).update(from: source, count: n)
         }
+        used += 2 + n
     }
 }

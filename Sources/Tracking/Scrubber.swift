@@ -46,6 +46,23 @@ public enum Scrubber {
         return copy.withUTF8 { scrub(bytes: $0, maxBytes: maxBytes) } ?? value
     }
 
+    /// Calls `body` with the UTF-8 bytes of `value` scrubbed and cut to `maxBytes`: the value's own
+    /// bytes, without making a string, when the first scan finds nothing that could match and it
+    /// fits (the common case: the breadcrumb recorder packs each data value this way), else the
+    /// bytes of `scrub(_:maxBytes:)`'s result.
+    package static func withScrubbedBytes(
+        _ value: String, maxBytes: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        let untouched = value.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.count <= maxBytes, !Hints(bytes).anySuspicious else { return false }
+            body(bytes)
+            return true
+        }
+        guard untouched != true else { return }
+        var scrubbed = scrub(value, maxBytes: maxBytes)
+        scrubbed.withUTF8(body)
+    }
+
     /// Nil when `bytes` is returned unchanged.
     private static func scrub(bytes all: UnsafeBufferPointer<UInt8>, maxBytes: Int) -> String? {
         let window = Swift.min(all.count, maxBytes &* 4 &+ 64)
