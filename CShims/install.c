@@ -51,11 +51,13 @@ int scr_install(const scr_config *config) {
 }
 
 // Not async-signal-safe (it compresses, opens a file); start()'s background thread calls it once
-// the handlers stand. Does what a crash would otherwise do first itself.
+// the handlers stand. Does what a crash would otherwise do first itself (the monitor lists the
+// threads again at each wake).
 void scr_ready_crash_path(void) {
     if (!scr_is_installed()) return;
     scr_gzip_warm();
     scr_report_files_make_ahead();
+    scr_tasks_keep_listed();
 }
 
 // Async-signal-safe.

@@ -253,6 +253,9 @@ SCR_HIDDEN bool scr_altstack_adopt(void *mapping, void *ucontext);
 // Calls `visit(tid, arg)` for every thread in /proc/self/task, read with getdents64 into a
 // buffer on the stack. Returns the number of threads, or -1 when the directory cannot be read.
 SCR_HIDDEN int scr_tasks_each(void (*visit)(pid_t tid, void *arg), void *arg);
+// Not async-signal-safe by intent: lists /proc/self/task ahead of a crash so that its threads'
+// dentries are cached (monitor.c; the monitor at each wake, scr_ready_crash_path once).
+SCR_HIDDEN void scr_tasks_keep_listed(void);
 // What /proc/self/task/<tid>/status says of a thread: its name, its state letter and whether
 // its mask blocks `sig`. Returns false when it cannot be read (the thread is gone).
 SCR_HIDDEN bool scr_task_status(pid_t tid, int sig, char name[16], char *state, bool *blocked);
