@@ -6,7 +6,8 @@
 # off), the next launch after a crash (Benchmarks/next-launch.py: the Hummingbird and Vapor
 # examples in release, a report pending or not), then the footprint comparison
 # (Benchmarks/Footprint: a SwiftNIO service with and without the reporter, dynamic and
-# --static-swift-stdlib). Pass --quick for a short run, or one of
+# --static-swift-stdlib), and the crash table checked by another program (Benchmarks/crash-check.py).
+# Pass --quick for a short run, or one of
 # crash-reporter-benchmarks' modes (--start-only, --crash-only, …) for a part of it.
 #
 # Everything the run prints goes into one page, docs/benchmarks.md (Benchmarks/benchmarks-page.py
@@ -44,6 +45,19 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 measure() {
     # The run: every table, under the headings the template explains.
     .build/release/crash-reporter-benchmarks "$@"
+
+    # The crash table checked by another program (Benchmarks/crash-check.py), when the peer is built.
+    if [ -z "$mode" ] || [ "$mode" = "--crash-only" ]; then
+        if [ -x .build/peer/bin/peer-bench ]; then
+            echo
+            echo "## The crash benchmark checked from outside"
+            echo
+            python3 Benchmarks/crash-check.py .build/release/crash-test .build/peer/bin \
+                --rounds "$([ "$quick" = 1 ] && echo 5 || echo 40)"
+        fi
+    fi
+    # A mode's run is that part only.
+    if [ -n "$mode" ]; then return 0; fi
 
     echo
     echo "## The executor watch under load"
