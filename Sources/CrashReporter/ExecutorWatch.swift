@@ -1,4 +1,5 @@
 import CCrashReporter
+import Glibc
 import Synchronization
 
 /// The reporter's own watch of Swift's executors: the cooperative pool (the global concurrent
@@ -17,6 +18,11 @@ import Synchronization
 /// registered by its job's first run on the main actor, so that a program whose main thread never
 /// drains the main queue (a synchronous `main` that blocks, or never calls `dispatchMain()`)
 /// never arms it.
+///
+/// The first job on the main actor makes libdispatch create the main queue's wake-up descriptor,
+/// and libdispatch traps (SIGILL) when it cannot: a service whose descriptor table is full at that
+/// moment would die of the watch. So the first main-actor job waits for a probe that finds a free
+/// descriptor (docs/decisions/0145).
 enum ExecutorWatch {
     /// The heartbeat names: what a hang report's `heartbeat.name` says.
     static let poolName = "cooperative pool"
@@ -28,6 +34,8 @@ enum ExecutorWatch {
     /// Whether a job is enqueued and has not run yet.
     private static let poolJobWaiting = Atomic<Bool>(false)
     private static let mainActorJobWaiting = Atomic<Bool>(false)
+    /// Whether a job was ever enqueued on the main actor (libdispatch's main queue has its descriptor).
+    private static let mainActorEverEnqueued = Atomic<Bool>(false)
 
     /// Hooks the pool's first use: `start` calls it on its own thread once the handlers are in
     /// place (two stores, nothing of the concurrency runtime), so that no job enqueued after
@@ -55,9 +63,22 @@ enum ExecutorWatch {
                 poolJobWaiting.store(false, ordering: .releasing)
             }
         }
-        if !mainActorJobWaiting.exchange(true, ordering: .acquiringAndReleasing) {
+        if mainQueueCanWake(), !mainActorJobWaiting.exchange(true, ordering: .acquiringAndReleasing) {
+            mainActorEverEnqueued.store(true, ordering: .releasing)
             Task { @MainActor in tickMainActor() }
         }
+    }
+
+    /// Whether a job may be enqueued on the main actor: always once one was; before that, only
+    /// when a descriptor is free for libdispatch to make the main queue's (a full table is tried
+    /// again at the monitor's next wake). Another thread may still take the last descriptor in
+    /// between: this narrows the window to a few instructions, it cannot close it.
+    private static func mainQueueCanWake() -> Bool {
+        if mainActorEverEnqueued.load(ordering: .acquiring) { return true }
+        let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        close(fd)
+        return true
     }
 
     /// Registers the pool's heartbeat the first time; false when all 64 are taken (no watch).

@@ -13,7 +13,9 @@ let hammered = Atomic<Int>(0)
 ///   (message `crumb.T.I`, data `thread=T`, `index=I`) and go on while the process crashes;
 /// - `CRASH_TEST_WAIT_UNTIL_GONE=PATH`: says so on stdout and waits (30 s at most) until PATH is
 ///   gone (a test removes the state directory meanwhile);
-/// - `CRASH_TEST_FILL_DESCRIPTORS=1`: opens /dev/null until the descriptor table is full.
+/// - `CRASH_TEST_FILL_DESCRIPTORS=1`: waits until `start`'s background work is done (its first
+///   jobs on the executors may need a descriptor of libdispatch's), then opens /dev/null until the
+///   descriptor table is full.
 func prepareFaultConditions() {
     let environment = ProcessInfo.processInfo.environment
     if let count = Int(environment["CRASH_TEST_BREADCRUMB_THREADS"] ?? ""), count > 0 {
@@ -36,6 +38,7 @@ func prepareFaultConditions() {
         for _ in 0..<30_000 where access(path, F_OK) == 0 { usleep(1000) }
     }
     if environment["CRASH_TEST_FILL_DESCRIPTORS"] == "1" {
+        _ = CrashReporter.lastRun  // waits for start's background work
         var opened = 0
         while open("/dev/null", O_RDONLY) >= 0 { opened += 1 }
         let error = errno
