@@ -89,7 +89,7 @@ package struct DeliveryConfiguration: Sendable {
         } else {
             base = try settings.seconds(.retryBaseSeconds)
         }
-        if let base { policy.baseDelay = base }
+        if let base { policy.backoff.base = .seconds(base) }
         uploadTimeout = Swift.max(
             try settings.seconds(.uploadTimeoutSeconds) ?? Self.defaultUploadTimeout, Self.minimumUploadTimeout)
         disabledByOperator = try CrashReportingChoice.operatorDisabled(settings)

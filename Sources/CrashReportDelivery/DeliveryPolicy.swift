@@ -1,5 +1,4 @@
 import CrashReporterSupport
-import Glibc
 
 /// What happened when a report was offered to a server.
 package enum DeliveryOutcome: Sendable, Equatable {
@@ -36,24 +35,24 @@ package enum DeliveryDecision: Sendable, Equatable {
 }
 
 /// The retry rules as a pure value: no clock, no randomness of its own, no I/O, so that every
-/// rule is tested directly. Delays are in seconds.
+/// rule is tested directly. The waits are the support layer's one back-off (`RetryBackoff`).
 ///
 /// - 2xx: delivered.
-/// - No answer, 408, 429 or 5xx: kept and retried after `base · 2^(attempts-1)` seconds,
-///   capped at `maximumDelay`, with ±`jitter` spread; a server's `Retry-After` (or Sentry rate
-///   limit) is honoured when longer, up to `maximumServerDelay`.
+/// - No answer, 408, 429 or 5xx: kept and retried after `base · 2^(attempts-1)`, capped at
+///   6 h, with ±20 % spread; a server's `Retry-After` (or Sentry rate limit) is honoured when
+///   longer, up to 24 h.
 /// - Any other 4xx: rejected for good, with the status and the server's reason.
 /// - A request that could not be made (``DeliveryOutcome/unsendable(_:)``): rejected for good,
 ///   without a status; nothing to send: delivered.
 /// - After `maximumAttempts` or once the report has been retried for `maximumAge`: rejected.
 package struct DeliveryPolicy: Sendable, Equatable {
-    package var baseDelay: Double = 30
-    package var maximumDelay: Double = 6 * 3600
-    package var maximumServerDelay: Double = 24 * 3600
-    /// Fraction of the delay added or removed at random (0.2 = ±20 %).
-    package var jitter: Double = 0.2
+    /// Crash reports' waits: 30 s doubling to 6 h, ±20 %, a server's wait up to 24 h.
+    package static let crashReportBackoff = RetryBackoff(
+        base: .seconds(30), cap: .seconds(6 * 3600), longestServerWait: .seconds(24 * 3600), jitter: 0.2)
+
+    package var backoff = Self.crashReportBackoff
     package var maximumAttempts: Int = 30
-    package var maximumAge: Double = 30 * 86400
+    package var maximumAge: Duration = .seconds(30 * 86400)
 
     /// The decision for `outcome` of an attempt made at `now` on a report in `state`.
     /// `random` is a number in 0..<1 (the jitter's draw).
@@ -84,23 +83,15 @@ package struct DeliveryPolicy: Sendable, Equatable {
             return .reject(
                 status: nil, reason: "gave up after \(next.attempts) attempts; last: \(next.lastError ?? "")")
         }
-        if let first = next.firstAttempt, now.seconds(since: first) >= maximumAge {
+        if let first = next.firstAttempt, now.seconds(since: first) >= maximumAge.inSeconds {
             return .reject(
-                status: nil, reason: "gave up after \(Int(maximumAge / 86400)) days; last: \(next.lastError ?? "")")
+                status: nil,
+                reason: "gave up after \(maximumAge.components.seconds / 86400) days; last: \(next.lastError ?? "")")
         }
-        var delay = backoff(attempts: next.attempts, random: random)
-        if let serverDelay { delay = Swift.max(delay, Swift.min(serverDelay, maximumServerDelay)) }
-        let at = now.adding(seconds: delay)
+        let delay = backoff.wait(afterFailures: next.attempts, serverSeconds: serverDelay, random: random)
+        let at = now.adding(seconds: delay.inSeconds)
         next.nextAttempt = at
         return .retry(at: at, state: next)
-    }
-
-    /// The backoff in seconds before attempt `attempts + 1`, jittered.
-    package func backoff(attempts: Int, random: Double) -> Double {
-        let exponent = Double(Swift.min(Swift.max(attempts - 1, 0), 40))
-        let raw = Swift.min(baseDelay * pow(2, exponent), maximumDelay)
-        let spread = raw * jitter * (2 * Swift.min(Swift.max(random, 0), 1) - 1)
-        return Swift.max(0, raw + spread)
     }
 
     /// 408, 429 and 5xx are worth retrying; any other 4xx is a verdict on the report.

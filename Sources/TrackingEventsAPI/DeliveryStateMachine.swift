@@ -10,9 +10,10 @@ import CrashReporterSupport
 /// - 413: keep the batch and halve the batch size; a single event that is too large is dropped.
 /// - any other status: drop the batch.
 struct DeliveryStateMachine: Sendable, Equatable {
-    static let initialBackoff = Duration.seconds(30)
-    static let maxBackoff = Duration.seconds(600)
-    static let maxRetryAfter = Duration.seconds(3600)
+    /// The batches' waits (the support layer's one back-off): 30 s doubling to 10 min, no
+    /// spread; a server's `Retry-After` within 1 s … 1 h.
+    static let retryBackoff = RetryBackoff(
+        base: .seconds(30), cap: .seconds(600), shortestServerWait: .seconds(1), longestServerWait: .seconds(3600))
 
     enum State: Sendable, Equatable {
         case idle
@@ -72,13 +73,6 @@ struct DeliveryStateMachine: Sendable, Equatable {
         return nil
     }
 
-    /// The wait after the `n`th failure in a row: 30 s doubling, at most 10 min.
-    static func backoff(afterFailures n: Int) -> Duration {
-        guard n > 0 else { return .zero }
-        let doublings = min(n - 1, 10)
-        return min(initialBackoff * (1 << doublings), maxBackoff)
-    }
-
     /// Applies the outcome of the attempt that sent `batchCount` events.
     mutating func finish(_ outcome: Outcome, batchCount: Int, at now: ContinuousClock.Instant) -> Decision {
         switch outcome {
@@ -93,7 +87,7 @@ struct DeliveryStateMachine: Sendable, Equatable {
                 return .remove(delivered: true)
             case 429:
                 guard let retryAfter else { return keepAfterFailure(now) }
-                let wait = min(max(retryAfter, .seconds(1)), Self.maxRetryAfter)
+                let wait = Self.retryBackoff.serverWait(seconds: retryAfter.inSeconds)
                 state = .waiting(until: now + wait)
                 return .keep(retryAt: now + wait)
             case 413 where batchCount > 1:
@@ -111,7 +105,7 @@ struct DeliveryStateMachine: Sendable, Equatable {
 
     private mutating func keepAfterFailure(_ now: ContinuousClock.Instant) -> Decision {
         failures += 1
-        let until = now + Self.backoff(afterFailures: failures)
+        let until = now + Self.retryBackoff.delay(afterFailures: failures)
         state = .waiting(until: until)
         return .keep(retryAt: until)
     }
@@ -122,10 +116,10 @@ struct DeliveryStateMachine: Sendable, Equatable {
     }
 
     /// Parses `Retry-After` (`RetryAfter`): delay seconds, or an HTTP date relative to `now`.
-    /// Cut to `maxRetryAfter`, which `finish` would apply anyway, so that an absurd value
-    /// (`99999999999999999999`) cannot overflow a `Duration`.
+    /// Cut to the longest server wait, which `finish` would apply anyway, so that an absurd
+    /// value (`99999999999999999999`) cannot overflow a `Duration`.
     static func parseRetryAfter(_ value: String?, now: Timestamp) -> Duration? {
         guard let seconds = RetryAfter.seconds(value, now: now) else { return nil }
-        return .seconds(min(seconds, Double(maxRetryAfter.components.seconds)))
+        return .seconds(min(seconds, retryBackoff.longestServerWait.inSeconds))
     }
 }

@@ -30,7 +30,7 @@ struct DeliveryConfigurationTests {
         }
         #expect(dsn.publicKey == "key")
         #expect(url.description == "https://sentry.example/api/7/envelope/")
-        #expect(configuration.policy.baseDelay == 0)
+        #expect(configuration.policy.backoff.base == .zero)
         #expect(configuration.uploadTimeout == 2.5)
         #expect(!configuration.disabledByOperator)
         #expect(configuration.makeTransport(release: nil, environment: nil) is SentryTransport)
@@ -51,7 +51,7 @@ struct DeliveryConfigurationTests {
             environment: environment, sentryDSN: .init(nil, name: "--dsn"),
             uploadURL: .init("http://127.0.0.1:9/r", name: "--url"), retryBaseDelay: .init(5, name: "retry"))
         #expect(url.destination == .endpoint(try HTTPURL("http://127.0.0.1:9/r")))
-        #expect(url.policy.baseDelay == 5, "the variable's bad value is not read")
+        #expect(url.policy.backoff.base == .seconds(5), "the variable's bad value is not read")
         #expect(throws: SettingError(name: "--url", value: "ftp://x", rule: "be an http or https URL")) {
             try DeliveryConfiguration(environment: [:], uploadURL: .init("ftp://x", name: "--url"))
         }

@@ -9,8 +9,8 @@ import Testing
 struct DeliveryPolicyTests {
     let now = Timestamp(seconds: 1_800_000_000)
     let policy = DeliveryPolicy(
-        baseDelay: 30, maximumDelay: 600, maximumServerDelay: 3600, jitter: 0.2, maximumAttempts: 5,
-        maximumAge: 86400)
+        backoff: RetryBackoff(base: .seconds(30), cap: .seconds(600), longestServerWait: .seconds(3600), jitter: 0.2),
+        maximumAttempts: 5, maximumAge: .seconds(86400))
 
     func response(_ status: Int, retryAfter: Double? = nil, reason: String = "") -> DeliveryOutcome {
         .response(status: status, retryAfter: retryAfter, reason: reason)
@@ -65,11 +65,12 @@ struct DeliveryPolicyTests {
 
     @Test("the backoff doubles up to its cap, jittered within ±20 %")
     func backoff() {
-        let plain = (1...8).map { policy.backoff(attempts: $0, random: 0.5) }
+        let plain = (1...8).map { policy.backoff.delay(afterFailures: $0, random: 0.5).inSeconds }
         #expect(plain == [30, 60, 120, 240, 480, 600, 600, 600])
-        #expect(policy.backoff(attempts: 1, random: 0) == 24)
-        #expect(policy.backoff(attempts: 1, random: 0.999_999).rounded() == 36)
-        #expect(policy.backoff(attempts: 10_000, random: 0.5) == 600, "no overflow for huge counts")
+        #expect(policy.backoff.delay(afterFailures: 1, random: 0) == .seconds(24))
+        #expect(policy.backoff.delay(afterFailures: 1, random: 0.999_999).inSeconds.rounded() == 36)
+        #expect(
+            policy.backoff.delay(afterFailures: 10_000, random: 0.5) == .seconds(600), "no overflow for huge counts")
     }
 
     @Test("Retry-After is honoured when longer than the backoff, up to its cap")

@@ -10,13 +10,13 @@ struct DeliveryStateMachineTests {
 
     @Test("backoff doubles from 30 s and stops at 10 min")
     func backoffSchedule() {
-        let waits = (1...8).map { DeliveryStateMachine.backoff(afterFailures: $0) }
+        let waits = (1...8).map { DeliveryStateMachine.retryBackoff.delay(afterFailures: $0) }
         #expect(
             waits == [
                 .seconds(30), .seconds(60), .seconds(120), .seconds(240), .seconds(480), .seconds(600), .seconds(600),
                 .seconds(600),
             ])
-        #expect(DeliveryStateMachine.backoff(afterFailures: 1000) == .seconds(600))
+        #expect(DeliveryStateMachine.retryBackoff.delay(afterFailures: 1000) == .seconds(600))
     }
 
     @Test("one attempt at a time")
@@ -151,7 +151,9 @@ struct DeliveryStateMachineTests {
     func hugeRetryAfter() {
         let zero = Timestamp(milliseconds: 0)
         for value in ["99999999999999999999", "9999999999", "3601"] {
-            #expect(DeliveryStateMachine.parseRetryAfter(value, now: zero) == DeliveryStateMachine.maxRetryAfter)
+            #expect(
+                DeliveryStateMachine.parseRetryAfter(value, now: zero)
+                    == DeliveryStateMachine.retryBackoff.longestServerWait)
         }
         #expect(DeliveryStateMachine.parseRetryAfter("3599", now: zero) == .seconds(3599))
     }
