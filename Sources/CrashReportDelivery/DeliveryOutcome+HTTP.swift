@@ -3,16 +3,17 @@ import CrashReporterSupport
 
 extension DeliveryOutcome {
     /// Sends `request` with `client`, blocking the calling thread, and says what happened: the
-    /// server's status, wait and words, or the client's one-line reason for getting no answer
-    /// (refused, timed out, TLS verification failed…).
+    /// server's answer read by the one rule (`init(status:serverWait:reason:)`), or the client's
+    /// one-line reason for getting no answer (refused, timed out, TLS verification failed…).
     package init(sending request: HTTPRequest, with client: HTTPClient) {
         do {
             let response = try client.send(request)
-            self = .response(
-                status: response.status, retryAfter: ServerWait.parse(headers: response.headers, now: .now()),
+            self = DeliveryOutcome(
+                status: response.status,
+                serverWait: Self.serverWait(seconds: ServerWait.parse(headers: response.headers, now: .now())),
                 reason: Self.reason(from: response.body))
         } catch {
-            self = .networkError(Self.oneLine(error.description))
+            self = .noAnswer(Self.oneLine(error.description))
         }
     }
 

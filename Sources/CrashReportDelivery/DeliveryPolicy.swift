@@ -1,32 +1,5 @@
 import CrashReporterSupport
 
-/// What happened when a report was offered to a server.
-package enum DeliveryOutcome: Sendable, Equatable {
-    /// The server answered with this status. `retryAfter` is what it asked us to wait, in
-    /// seconds (`Retry-After`, or Sentry's `X-Sentry-Rate-Limits` for errors), `reason` its words.
-    case response(status: Int, retryAfter: Double?, reason: String)
-    /// No answer: refused, reset, timed out, DNS or TLS failure… with the reason on one line.
-    case networkError(String)
-    /// Never sent: the request could not be made here (an envelope that cannot be built, a body
-    /// that cannot be compressed). No server said anything; trying again makes the same request.
-    case unsendable(String)
-    /// Nothing had to go out (no session Sentry would keep, a transport that carries none), so
-    /// nothing was sent and nothing is kept for later.
-    case nothingToSend(String)
-}
-
-extension DeliveryOutcome: CustomStringConvertible {
-    /// One line for a diagnostic: `HTTP 503: busy`, `network error: connection refused`.
-    package var description: String {
-        switch self {
-        case .response(let status, _, let reason): reason.isEmpty ? "HTTP \(status)" : "HTTP \(status): \(reason)"
-        case .networkError(let reason): "network error: \(reason)"
-        case .unsendable(let reason): "not sent: \(reason)"
-        case .nothingToSend(let reason): "nothing to send: \(reason)"
-        }
-    }
-}
-
 /// What to do with a report after an outcome.
 package enum DeliveryDecision: Sendable, Equatable {
     case delivered
@@ -37,13 +10,14 @@ package enum DeliveryDecision: Sendable, Equatable {
 /// The retry rules as a pure value: no clock, no randomness of its own, no I/O, so that every
 /// rule is tested directly. The waits are the support layer's one back-off (`RetryBackoff`).
 ///
-/// - 2xx: delivered.
-/// - No answer, 408, 429 or 5xx: kept and retried after `base · 2^(attempts-1)`, capped at
-///   6 h, with ±20 % spread; a server's `Retry-After` (or Sentry rate limit) is honoured when
-///   longer, up to 24 h.
-/// - Any other 4xx: rejected for good, with the status and the server's reason.
-/// - A request that could not be made (``DeliveryOutcome/unsendable(_:)``): rejected for good,
-///   without a status; nothing to send: delivered.
+/// The transports' answers come as the support layer's one `DeliveryOutcome`:
+///
+/// - delivered (2xx, or nothing had to go out): delivered.
+/// - retry after (no answer, 408, 429 or 5xx): kept and retried after
+///   `base · 2^(attempts-1)`, capped at 6 h, with ±20 % spread; a server's `Retry-After` (or
+///   Sentry rate limit) is honoured when longer, up to 24 h.
+/// - rejected (any other 4xx, or a request that could not be made here): rejected for good,
+///   with the status when there was one and the reason; damaged: rejected without a status.
 /// - After `maximumAttempts` or once the report has been retried for `maximumAge`: rejected.
 package struct DeliveryPolicy: Sendable, Equatable {
     /// Crash reports' waits: 30 s doubling to 6 h, ±20 %, a server's wait up to 24 h.
@@ -62,22 +36,17 @@ package struct DeliveryPolicy: Sendable, Equatable {
         var next = state
         next.attempts += 1
         next.firstAttempt = state.firstAttempt ?? now
-        let serverDelay: Double?
+        let serverWait: Duration?
         switch outcome {
-        case .response(let status, _, _) where (200..<300).contains(status):
+        case .delivered:
             return .delivered
-        case .response(let status, let retryAfter, let reason) where Self.isTransient(status):
-            next.lastError = "HTTP \(status)" + (reason.isEmpty ? "" : ": \(reason)")
-            serverDelay = retryAfter
-        case .response(let status, _, let reason):
-            return .reject(status: status, reason: reason.isEmpty ? "HTTP \(status)" : reason)
-        case .networkError(let message):
-            next.lastError = message
-            serverDelay = nil
-        case .unsendable(let reason):
-            return .reject(status: nil, reason: reason)
-        case .nothingToSend:
-            return .delivered
+        case .retryAfter(let wait, let reason):
+            next.lastError = reason
+            serverWait = wait
+        case .rejected(let status, let reason):
+            return .reject(status: status, reason: reason)
+        case .damaged(let reason):
+            return .reject(status: nil, reason: "damaged report: \(reason)")
         }
         if next.attempts >= maximumAttempts {
             return .reject(
@@ -88,14 +57,9 @@ package struct DeliveryPolicy: Sendable, Equatable {
                 status: nil,
                 reason: "gave up after \(maximumAge.components.seconds / 86400) days; last: \(next.lastError ?? "")")
         }
-        let delay = backoff.wait(afterFailures: next.attempts, serverSeconds: serverDelay, random: random)
+        let delay = backoff.wait(afterFailures: next.attempts, serverWait: serverWait, random: random)
         let at = now.adding(seconds: delay.inSeconds)
         next.nextAttempt = at
         return .retry(at: at, state: next)
-    }
-
-    /// 408, 429 and 5xx are worth retrying; any other 4xx is a verdict on the report.
-    package static func isTransient(_ status: Int) -> Bool {
-        status == 408 || status == 429 || (500..<600).contains(status)
     }
 }

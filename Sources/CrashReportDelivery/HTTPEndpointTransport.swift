@@ -1,4 +1,5 @@
 import CrashReporterHTTP
+import CrashReporterSupport
 
 /// The plain transport: the report file as written, POSTed to a URL, with its id in
 /// `X-Crash-Report-ID` so that the receiver can drop a repeat (the same id on every retry).

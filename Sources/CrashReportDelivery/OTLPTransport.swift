@@ -44,7 +44,7 @@ package struct OTLPTransport: ReportTransport {
         do {
             compressed = try Gzip.compress(body(for: report))
         } catch {
-            return .unsendable("cannot compress the OTLP request: \(error)")
+            return .rejected(status: nil, reason: "cannot compress the OTLP request: \(error)")
         }
         var headers = HTTPHeaders(settings.headers)
         headers.append("Content-Type", settings.encoding.contentType)
@@ -56,7 +56,7 @@ package struct OTLPTransport: ReportTransport {
         do {
             response = try client.send(request)
         } catch {
-            return .networkError(DeliveryOutcome.oneLine(error.description))
+            return .noAnswer(DeliveryOutcome.oneLine(error.description))
         }
         return outcome(of: response, reportID: report.id)
     }
@@ -65,8 +65,10 @@ package struct OTLPTransport: ReportTransport {
     /// 2xx its partial success.
     func outcome(of response: HTTPResponse, reportID: String) -> DeliveryOutcome {
         guard (200..<300).contains(response.status) else {
-            return .response(
-                status: response.status, retryAfter: ServerWait.parse(headers: response.headers, now: .now()),
+            return DeliveryOutcome(
+                status: response.status,
+                serverWait: DeliveryOutcome.serverWait(
+                    seconds: ServerWait.parse(headers: response.headers, now: .now())),
                 reason: Self.reason(response))
         }
         let partial: OTLPPartialSuccess
@@ -78,19 +80,19 @@ package struct OTLPTransport: ReportTransport {
         } catch {
             // The record reached the receiver; an answer it garbled is no reason to send it twice.
             diagnose("the OTLP receiver accepted crash report \(reportID) with an unreadable answer: \(error)")
-            return .response(status: response.status, retryAfter: nil, reason: "")
+            return .delivered
         }
         let message = DeliveryOutcome.oneLine(String(partial.errorMessage.prefix(400)))
         if partial.rejectedLogRecords > 0 {
-            return .response(
-                status: OTLPTransport.partialRejectionStatus, retryAfter: nil,
+            return .rejected(
+                status: OTLPTransport.partialRejectionStatus,
                 reason: "the OTLP receiver rejected the log record (partial success, HTTP \(response.status))"
                     + (message.isEmpty ? "" : ": \(message)"))
         }
         if !message.isEmpty {
             diagnose("the OTLP receiver accepted crash report \(reportID) with a warning: \(message)")
         }
-        return .response(status: response.status, retryAfter: nil, reason: message)
+        return .delivered
     }
 
     /// The status a rejecting partial success is taken as: 400's "final, keep for review".

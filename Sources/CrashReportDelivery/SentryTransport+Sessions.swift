@@ -13,11 +13,12 @@ extension SentryTransport {
                     sessions: sessions, release: release, environment: environment, sdkName: Self.sdkName,
                     sdkVersion: CrashReportVersion.current)
             else {
-                return .nothingToSend("no session has a release; Sentry drops those")
+                // No session has a release, and Sentry drops those: nothing has to go out.
+                return .delivered
             }
             body = try Gzip.compress(envelope)
         } catch {
-            return .unsendable("cannot build the session envelope: \(error)")
+            return .rejected(status: nil, reason: "cannot build the session envelope: \(error)")
         }
         return post(envelope: body)
     }
@@ -33,7 +34,7 @@ extension HTTPEndpointTransport {
             body = try JSON.encode(["sessions": sessions])
             target = try HTTPURL(Self.sessionsURL(for: url))
         } catch {
-            return .unsendable("cannot send the sessions: \(error)")
+            return .rejected(status: nil, reason: "cannot send the sessions: \(error)")
         }
         return post(
             HTTPRequest(

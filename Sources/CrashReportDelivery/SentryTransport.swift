@@ -1,6 +1,7 @@
 import CrashReportFormat
 import CrashReportSentry
 import CrashReporterHTTP
+import CrashReporterSupport
 
 /// The Sentry transport: the report as a native-crash event in an envelope, gzip-encoded,
 /// POSTed to the DSN's envelope endpoint with the `X-Sentry-Auth` header. The event id is the
@@ -56,7 +57,7 @@ package struct SentryTransport: ReportTransport {
             body = try Gzip.compress(envelope)
         } catch {
             // A report that cannot be expressed as an event is a verdict on the report.
-            return .unsendable("cannot build the Sentry envelope: \(error)")
+            return .rejected(status: nil, reason: "cannot build the Sentry envelope: \(error)")
         }
         return post(envelope: body)
     }

@@ -4,11 +4,15 @@ import CrashReporterSupport
 /// events API as a pure value type. Time comes in as an argument, so every rule is testable
 /// without waiting.
 ///
-/// - 2xx: the batch is done (per-event rejections inside a 200 are not retried).
-/// - no response, 5xx: keep the batch, wait 30 s, then 60, 120, … at most 10 min.
-/// - 429: keep the batch, wait `Retry-After` (1 s to 1 h), or the backoff when it is missing.
-/// - 413: keep the batch and halve the batch size; a single event that is too large is dropped.
-/// - any other status: drop the batch.
+/// The answers come as the support layer's one `DeliveryOutcome` (the rule both outboxes read
+/// a server's answer by):
+///
+/// - delivered (2xx): the batch is done (per-event rejections inside a 200 are not retried).
+/// - retry after (no response, 408, 429, 5xx): keep the batch; wait what the server asked
+///   (`Retry-After`, 1 s to 1 h), else back off 30 s, then 60, 120, … at most 10 min.
+/// - rejected with 413: keep the batch and halve the batch size; a single event that is too
+///   large is dropped.
+/// - rejected with any other status, or damaged: drop the batch.
 struct DeliveryStateMachine: Sendable, Equatable {
     /// The batches' waits (the support layer's one back-off): 30 s doubling to 10 min, no
     /// spread; a server's `Retry-After` within 1 s … 1 h.
@@ -21,17 +25,6 @@ struct DeliveryStateMachine: Sendable, Equatable {
         case waiting(until: ContinuousClock.Instant)
     }
 
-    enum Outcome: Sendable, Equatable {
-        case noResponse
-        case status(Int, retryAfter: Duration?)
-
-        /// `401`, or `no response`.
-        var statusText: String {
-            if case .status(let code, _) = self { return String(code) }
-            return "no response"
-        }
-    }
-
     enum Decision: Sendable, Equatable {
         /// Remove the batch from the queue: `delivered` or refused for good.
         case remove(delivered: Bool)
@@ -41,7 +34,7 @@ struct DeliveryStateMachine: Sendable, Equatable {
 
     let maxBatchSize: Int
     private(set) var state: State = .idle
-    /// Attempts that failed in a row with no response or 5xx.
+    /// Attempts that failed in a row without a server's wait (no response, 5xx).
     private(set) var failures = 0
     /// How many events the next batch may hold (lowered by 413).
     private(set) var batchSize: Int
@@ -74,32 +67,27 @@ struct DeliveryStateMachine: Sendable, Equatable {
     }
 
     /// Applies the outcome of the attempt that sent `batchCount` events.
-    mutating func finish(_ outcome: Outcome, batchCount: Int, at now: ContinuousClock.Instant) -> Decision {
+    mutating func finish(_ outcome: DeliveryOutcome, batchCount: Int, at now: ContinuousClock.Instant) -> Decision {
         switch outcome {
-        case .noResponse:
+        case .delivered:
+            failures = 0
+            batchSize = maxBatchSize
+            state = .idle
+            return .remove(delivered: true)
+        case .retryAfter(let asked?, _):
+            // The server's own wait does not lengthen the back-off of later failures.
+            let until = now + Self.retryBackoff.serverWait(asked)
+            state = .waiting(until: until)
+            return .keep(retryAt: until)
+        case .retryAfter(nil, _):
             return keepAfterFailure(now)
-        case .status(let code, let retryAfter):
-            switch code {
-            case 200..<300:
-                failures = 0
-                batchSize = maxBatchSize
-                state = .idle
-                return .remove(delivered: true)
-            case 429:
-                guard let retryAfter else { return keepAfterFailure(now) }
-                let wait = Self.retryBackoff.serverWait(seconds: retryAfter.inSeconds)
-                state = .waiting(until: now + wait)
-                return .keep(retryAt: now + wait)
-            case 413 where batchCount > 1:
-                batchSize = max(1, batchCount / 2)
-                state = .idle
-                return .keep(retryAt: now)
-            case 500..<600:
-                return keepAfterFailure(now)
-            default:
-                state = .idle
-                return .remove(delivered: false)
-            }
+        case .rejected(status: 413, _) where batchCount > 1:
+            batchSize = max(1, batchCount / 2)
+            state = .idle
+            return .keep(retryAt: now)
+        case .rejected, .damaged:
+            state = .idle
+            return .remove(delivered: false)
         }
     }
 
@@ -119,7 +107,8 @@ struct DeliveryStateMachine: Sendable, Equatable {
     /// Cut to the longest server wait, which `finish` would apply anyway, so that an absurd
     /// value (`99999999999999999999`) cannot overflow a `Duration`.
     static func parseRetryAfter(_ value: String?, now: Timestamp) -> Duration? {
-        guard let seconds = RetryAfter.seconds(value, now: now) else { return nil }
-        return .seconds(min(seconds, retryBackoff.longestServerWait.inSeconds))
+        DeliveryOutcome.serverWait(seconds: RetryAfter.seconds(value, now: now)).map {
+            min($0, retryBackoff.longestServerWait)
+        }
     }
 }

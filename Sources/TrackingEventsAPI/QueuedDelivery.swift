@@ -248,7 +248,7 @@ final class QueuedDelivery: Sendable {
                 bytes += event.jsonCount + 1
             }
             if events.isEmpty {
-                _ = core.machine.finish(.status(200, retryAfter: nil), batchCount: 0, at: started)
+                _ = core.machine.finish(.delivered, batchCount: 0, at: started)
                 return nil
             }
             return Attempt(ids: ids, events: events, generation: core.generation)
@@ -265,7 +265,8 @@ final class QueuedDelivery: Sendable {
                 if !delivered {
                     Diagnostics.report("dropped a batch of \(attempt.events.count) events: \(outcome)")
                     RejectedBatches.keep(
-                        attempt.events, backend: wire.backendName, status: outcome.statusText, in: rejectedDirectory)
+                        attempt.events, backend: wire.backendName, status: Self.statusText(outcome),
+                        in: rejectedDirectory)
                 }
                 do {
                     try core.queue?.remove(ids: attempt.ids)
@@ -282,19 +283,28 @@ final class QueuedDelivery: Sendable {
     /// One request; the outcome the state machine needs. Any error the transport throws (for
     /// the default one, every `HTTPError`: refused, reset, timed out, cancelled, TLS) means no
     /// response: the batch is kept.
-    private func send(_ events: [[UInt8]]) async -> DeliveryStateMachine.Outcome {
-        guard let request = wire.request(for: events, timeout: settings.requestTimeout) else { return .noResponse }
+    private func send(_ events: [[UInt8]]) async -> DeliveryOutcome {
+        guard let request = wire.request(for: events, timeout: settings.requestTimeout) else {
+            return .noAnswer("cannot build the request")
+        }
         do {
             let response = try await transport.send(request)
             #if DEBUG
                 wire.reportAnswer(response)
             #endif
-            return .status(
-                response.status,
-                retryAfter: DeliveryStateMachine.parseRetryAfter(response.headers["Retry-After"], now: .now()))
+            return DeliveryOutcome(
+                status: response.status,
+                serverWait: DeliveryStateMachine.parseRetryAfter(response.headers["Retry-After"], now: .now()),
+                reason: "")
         } catch {
-            return .noResponse
+            return .noAnswer("no response")
         }
+    }
+
+    /// The status a refused batch is kept under (`401`), or `not sent` when none came.
+    private static func statusText(_ outcome: DeliveryOutcome) -> String {
+        if case .rejected(let status?, _) = outcome { return String(status) }
+        return "not sent"
     }
 
     // MARK: Timer

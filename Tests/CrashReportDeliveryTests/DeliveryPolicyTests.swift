@@ -13,7 +13,7 @@ struct DeliveryPolicyTests {
         maximumAttempts: 5, maximumAge: .seconds(86400))
 
     func response(_ status: Int, retryAfter: Double? = nil, reason: String = "") -> DeliveryOutcome {
-        .response(status: status, retryAfter: retryAfter, reason: reason)
+        DeliveryOutcome(status: status, serverWait: retryAfter.map(Duration.seconds), reason: reason)
     }
 
     @Test("2xx is delivered", arguments: [200, 201, 202, 204, 299])
@@ -21,14 +21,15 @@ struct DeliveryPolicyTests {
         #expect(policy.decide(response(status), state: DeliveryState(), now: now, random: 0.5) == .delivered)
     }
 
-    @Test("a request that could not be made is rejected without a status; nothing to send is delivered")
+    @Test("a request that could not be made or a damaged report is rejected without a status")
     func localOutcomes() {
         let unsendable = policy.decide(
-            .unsendable("cannot build the envelope"), state: DeliveryState(), now: now, random: 0.5)
+            .rejected(status: nil, reason: "cannot build the envelope"), state: DeliveryState(), now: now,
+            random: 0.5)
         #expect(unsendable == .reject(status: nil, reason: "cannot build the envelope"))
-        let nothing = policy.decide(.nothingToSend("no sessions"), state: DeliveryState(), now: now, random: 0.5)
-        #expect(nothing == .delivered)
-        #expect(DeliveryOutcome.unsendable("x").description == "not sent: x")
+        let damaged = policy.decide(.damaged(reason: "bad gzip"), state: DeliveryState(), now: now, random: 0.5)
+        #expect(damaged == .reject(status: nil, reason: "damaged report: bad gzip"))
+        #expect(DeliveryOutcome.rejected(status: nil, reason: "x").description == "x")
     }
 
     @Test("network errors, 408, 429 and 5xx are retried", arguments: [408, 429, 500, 502, 503, 599])
@@ -45,7 +46,7 @@ struct DeliveryPolicyTests {
         #expect(state.firstAttempt == now)
         #expect(state.nextAttempt == at)
         #expect(state.lastError?.hasPrefix("HTTP \(status)") == true)
-        guard case .retry = policy.decide(.networkError("refused"), state: DeliveryState(), now: now, random: 0.5)
+        guard case .retry = policy.decide(.noAnswer("refused"), state: DeliveryState(), now: now, random: 0.5)
         else {
             Issue.record("a network error is not retried")
             return
@@ -97,7 +98,7 @@ struct DeliveryPolicyTests {
         }
         #expect(reason.contains("5 attempts"))
         let old = DeliveryState(attempts: 1, firstAttempt: now.adding(seconds: -86401))
-        guard case .reject(nil, let reason2) = policy.decide(.networkError("down"), state: old, now: now, random: 0.5)
+        guard case .reject(nil, let reason2) = policy.decide(.noAnswer("down"), state: old, now: now, random: 0.5)
         else {
             Issue.record("not rejected after a day")
             return

@@ -1,13 +1,15 @@
 import CrashReportFormat
 import CrashReporterHTTP
+import CrashReporterSupport
 import Foundation
 import TestSupport
 import Testing
 
 @testable import CrashReportDelivery
 
-/// How an exchange with a real loopback server becomes a `DeliveryOutcome`: the status, the
-/// server's wait and its words on one line, or the client's one-line reason for no answer.
+/// How an exchange with a real loopback server becomes a `DeliveryOutcome`: a retry after the
+/// server's wait with its status and words on one line, or the client's one-line reason for no
+/// answer.
 @Suite("HTTP outcomes")
 struct HTTPOutcomeTests {
     let report: OutgoingReport
@@ -24,12 +26,12 @@ struct HTTPOutcomeTests {
     func serverAnswer() throws {
         let server = try FaultServer(responses: ["503@120"])
         let outcome = HTTPEndpointTransport(url: try HTTPURL(server.url), timeout: 10, environment: [:]).send(report)
-        guard case .response(let status, let retryAfter, let reason) = outcome else {
-            Issue.record("no response: \(outcome)")
+        guard case .retryAfter(let retryAfter, let reason) = outcome else {
+            Issue.record("not retried: \(outcome)")
             return
         }
-        #expect(status == 503)
-        #expect(retryAfter == 120)
+        #expect(reason.hasPrefix("HTTP 503: "))
+        #expect(retryAfter == .seconds(120))
         #expect(reason.contains("test server says 503"))
         #expect(server.body(0) == Data(report.fileData))
     }
@@ -38,7 +40,7 @@ struct HTTPOutcomeTests {
     func refused() throws {
         let url = try HTTPURL("http://127.0.0.1:\(closedPort())/api/reports")
         let outcome = HTTPEndpointTransport(url: url, timeout: 10, environment: [:]).send(report)
-        guard case .networkError(let reason) = outcome else {
+        guard case .retryAfter(nil, let reason) = outcome, reason.hasPrefix("network error: ") else {
             Issue.record("not a network error: \(outcome)")
             return
         }

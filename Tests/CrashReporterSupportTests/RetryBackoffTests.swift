@@ -25,10 +25,25 @@ struct RetryBackoffTests {
 
     @Test("a server's wait is kept within its bounds and wins when longer")
     func serverWait() {
-        #expect(backoff.serverWait(seconds: 0) == .seconds(1))
-        #expect(backoff.serverWait(seconds: 1e20) == .seconds(3600))
-        #expect(backoff.wait(afterFailures: 1, serverSeconds: 5) == .seconds(30))
-        #expect(backoff.wait(afterFailures: 1, serverSeconds: 120) == .seconds(120))
-        #expect(backoff.wait(afterFailures: 1, serverSeconds: nil) == .seconds(30))
+        #expect(backoff.serverWait(.zero) == .seconds(1))
+        #expect(backoff.serverWait(.seconds(86400)) == .seconds(3600))
+        #expect(backoff.wait(afterFailures: 1, serverWait: .seconds(5)) == .seconds(30))
+        #expect(backoff.wait(afterFailures: 1, serverWait: .seconds(120)) == .seconds(120))
+        #expect(backoff.wait(afterFailures: 1, serverWait: nil) == .seconds(30))
+    }
+
+    @Test("a server's answer maps to one outcome")
+    func outcome() {
+        #expect(DeliveryOutcome(status: 204, serverWait: nil, reason: "") == .delivered)
+        for status in [408, 429, 500, 503, 599] {
+            #expect(
+                DeliveryOutcome(status: status, serverWait: .seconds(9), reason: "busy")
+                    == .retryAfter(.seconds(9), reason: "HTTP \(status): busy"))
+        }
+        #expect(DeliveryOutcome(status: 401, serverWait: nil, reason: "") == .rejected(status: 401, reason: "HTTP 401"))
+        #expect(DeliveryOutcome(status: 413, serverWait: nil, reason: "big") == .rejected(status: 413, reason: "big"))
+        #expect(DeliveryOutcome.noAnswer("refused") == .retryAfter(nil, reason: "network error: refused"))
+        #expect(DeliveryOutcome.serverWait(seconds: 1e20) == DeliveryOutcome.longestServerWait, "no overflow")
+        #expect(DeliveryOutcome.serverWait(seconds: nil) == nil)
     }
 }

@@ -8,6 +8,10 @@ import Testing
 struct DeliveryStateMachineTests {
     let t0 = ContinuousClock.now
 
+    func status(_ code: Int, retryAfter: Duration?) -> DeliveryOutcome {
+        DeliveryOutcome(status: code, serverWait: retryAfter, reason: "")
+    }
+
     @Test("backoff doubles from 30 s and stops at 10 min")
     func backoffSchedule() {
         let waits = (1...8).map { DeliveryStateMachine.retryBackoff.delay(afterFailures: $0) }
@@ -33,8 +37,8 @@ struct DeliveryStateMachineTests {
     func networkAndServerErrors() {
         var m = DeliveryStateMachine()
         var now = t0
-        let outcomes: [DeliveryStateMachine.Outcome] = [
-            .noResponse, .status(503, retryAfter: nil), .status(500, retryAfter: nil),
+        let outcomes: [DeliveryOutcome] = [
+            .noAnswer("refused"), status(503, retryAfter: nil), status(500, retryAfter: nil),
         ]
         let expected: [Duration] = [.seconds(30), .seconds(60), .seconds(120)]
         for (outcome, wait) in zip(outcomes, expected) {
@@ -53,16 +57,16 @@ struct DeliveryStateMachineTests {
     func successResets() {
         var m = DeliveryStateMachine()
         _ = m.startSending(at: t0)
-        _ = m.finish(.noResponse, batchCount: 1, at: t0)
+        _ = m.finish(.noAnswer("refused"), batchCount: 1, at: t0)
         let later = t0 + .seconds(30)
         let check45 = m.startSending(at: later)
         #expect(check45)
-        let check46 = m.finish(.status(200, retryAfter: nil), batchCount: 1, at: later) == .remove(delivered: true)
+        let check46 = m.finish(status(200, retryAfter: nil), batchCount: 1, at: later) == .remove(delivered: true)
         #expect(check46)
         #expect(m.failures == 0)
         #expect(m.state == .idle)
         _ = m.startSending(at: later)
-        let check50 = m.finish(.noResponse, batchCount: 1, at: later) == .keep(retryAt: later + .seconds(30))
+        let check50 = m.finish(.noAnswer("refused"), batchCount: 1, at: later) == .keep(retryAt: later + .seconds(30))
         #expect(check50)
     }
 
@@ -71,16 +75,16 @@ struct DeliveryStateMachineTests {
         var m = DeliveryStateMachine()
         _ = m.startSending(at: t0)
         let check57 =
-            m.finish(.status(429, retryAfter: .seconds(7)), batchCount: 3, at: t0) == .keep(retryAt: t0 + .seconds(7))
+            m.finish(status(429, retryAfter: .seconds(7)), batchCount: 3, at: t0) == .keep(retryAt: t0 + .seconds(7))
         #expect(check57)
         #expect(m.failures == 0)
         _ = m.startSending(at: t0 + .seconds(7))
         let check60 =
-            m.finish(.status(429, retryAfter: .zero), batchCount: 3, at: t0) == .keep(retryAt: t0 + .seconds(1))
+            m.finish(status(429, retryAfter: .zero), batchCount: 3, at: t0) == .keep(retryAt: t0 + .seconds(1))
         #expect(check60)
         _ = m.startSending(at: t0 + .seconds(1))
         let check62 =
-            m.finish(.status(429, retryAfter: .seconds(99_999)), batchCount: 3, at: t0)
+            m.finish(status(429, retryAfter: .seconds(99_999)), batchCount: 3, at: t0)
             == .keep(retryAt: t0 + .seconds(3600))
         #expect(check62)
     }
@@ -90,7 +94,7 @@ struct DeliveryStateMachineTests {
         var m = DeliveryStateMachine()
         _ = m.startSending(at: t0)
         let check69 =
-            m.finish(.status(429, retryAfter: nil), batchCount: 3, at: t0) == .keep(retryAt: t0 + .seconds(30))
+            m.finish(status(429, retryAfter: nil), batchCount: 3, at: t0) == .keep(retryAt: t0 + .seconds(30))
         #expect(check69)
     }
 
@@ -98,7 +102,7 @@ struct DeliveryStateMachineTests {
     func clientErrorsDrop(_ code: Int) {
         var m = DeliveryStateMachine()
         _ = m.startSending(at: t0)
-        let check76 = m.finish(.status(code, retryAfter: nil), batchCount: 10, at: t0) == .remove(delivered: false)
+        let check76 = m.finish(status(code, retryAfter: nil), batchCount: 10, at: t0) == .remove(delivered: false)
         #expect(check76)
         #expect(m.canSend(at: t0))
     }
@@ -107,17 +111,17 @@ struct DeliveryStateMachineTests {
     func payloadTooLarge() {
         var m = DeliveryStateMachine(maxBatchSize: 100)
         _ = m.startSending(at: t0)
-        let check84 = m.finish(.status(413, retryAfter: nil), batchCount: 100, at: t0) == .keep(retryAt: t0)
+        let check84 = m.finish(status(413, retryAfter: nil), batchCount: 100, at: t0) == .keep(retryAt: t0)
         #expect(check84)
         #expect(m.batchSize == 50)
         _ = m.startSending(at: t0)
-        _ = m.finish(.status(413, retryAfter: nil), batchCount: 3, at: t0)
+        _ = m.finish(status(413, retryAfter: nil), batchCount: 3, at: t0)
         #expect(m.batchSize == 1)
         _ = m.startSending(at: t0)
-        let check90 = m.finish(.status(413, retryAfter: nil), batchCount: 1, at: t0) == .remove(delivered: false)
+        let check90 = m.finish(status(413, retryAfter: nil), batchCount: 1, at: t0) == .remove(delivered: false)
         #expect(check90)
         _ = m.startSending(at: t0)
-        _ = m.finish(.status(200, retryAfter: nil), batchCount: 1, at: t0)
+        _ = m.finish(status(200, retryAfter: nil), batchCount: 1, at: t0)
         #expect(m.batchSize == 100)
     }
 
@@ -125,7 +129,7 @@ struct DeliveryStateMachineTests {
     func resetCancels() {
         var m = DeliveryStateMachine()
         _ = m.startSending(at: t0)
-        _ = m.finish(.status(503, retryAfter: nil), batchCount: 1, at: t0)
+        _ = m.finish(status(503, retryAfter: nil), batchCount: 1, at: t0)
         #expect(!m.canSend(at: t0))
         m.reset()
         #expect(m.canSend(at: t0))

@@ -41,20 +41,16 @@ package struct RetryBackoff: Sendable, Equatable {
         return .seconds(Swift.max(0, raw + spread))
     }
 
-    /// A server's wait of `seconds`, kept within `shortestServerWait…longestServerWait`. Cut
-    /// before it becomes a `Duration`, so an absurd value (`99999999999999999999`) cannot
-    /// overflow one.
-    package func serverWait(seconds: Double) -> Duration {
-        let longest = longestServerWait.inSeconds
-        let shortest = shortestServerWait.inSeconds
-        return .seconds(Swift.min(Swift.max(seconds.isNaN ? 0 : seconds, shortest), longest))
+    /// A server's wait, kept within `shortestServerWait…longestServerWait`.
+    package func serverWait(_ asked: Duration) -> Duration {
+        Swift.min(Swift.max(asked, shortestServerWait), longestServerWait)
     }
 
-    /// The wait after `failures` failures in a row when the server asked for `serverSeconds`
+    /// The wait after `failures` failures in a row when the server asked for `serverWait`
     /// (nil: it did not): the longer of the back-off and the server's wait within its bounds.
-    package func wait(afterFailures failures: Int, serverSeconds: Double?, random: Double = 0.5) -> Duration {
+    package func wait(afterFailures failures: Int, serverWait asked: Duration?, random: Double = 0.5) -> Duration {
         let backoff = delay(afterFailures: failures, random: random)
-        guard let serverSeconds else { return backoff }
-        return Swift.max(backoff, serverWait(seconds: serverSeconds))
+        guard let asked else { return backoff }
+        return Swift.max(backoff, serverWait(asked))
     }
 }
