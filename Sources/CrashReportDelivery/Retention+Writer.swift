@@ -3,7 +3,7 @@ import CrashReporterSupport
 extension Retention {
     /// Pending reports removed by ``keepPendingBound(of:limits:)`` while a pass of this process
     /// held the directory lock: the pass adds them to its count (``takeRemovedByWriter()``).
-    private static let removedByWriter = Monitor(0)
+    private static let removedByWriter = WaitableState(0)
 
     /// Keeps `pending/` within its bound right after the running service wrote a report (a
     /// snapshot, a hang), so that the bound holds while a slow or failing delivery pass runs, not

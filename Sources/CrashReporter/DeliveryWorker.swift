@@ -11,14 +11,14 @@ final class DeliveryWorker: Sendable {
     private let deliverer: Deliverer
 
     /// How a pass ended.
-    enum DeliveryResult: Sendable {
+    enum PassOutcome: Sendable {
         case summary(DeliverySummary)
         case locked
     }
 
     private struct State {
         /// The passes so far, the first one first.
-        var passes: [DeliveryResult] = []
+        var passes: [PassOutcome] = []
         var stopRequested = false
         var finished = false
         /// A report was written since the pass began: look again before sleeping or ending.
@@ -26,7 +26,7 @@ final class DeliveryWorker: Sendable {
     }
 
     /// Waiters wake when a pass is added, a stop is asked for, or the thread ends.
-    private let state = Monitor(State())
+    private let state = WaitableState(State())
 
     init(deliverer: Deliverer) {
         self.deliverer = deliverer
@@ -39,7 +39,7 @@ final class DeliveryWorker: Sendable {
 
     private func run() {
         while true {
-            let result: DeliveryResult
+            let result: PassOutcome
             do {
                 result = .summary(try deliverer.deliverPending(until: { self.state.withLock { $0.stopRequested } }))
             } catch {
@@ -95,7 +95,7 @@ final class DeliveryWorker: Sendable {
     }
 
     /// Tells the service's operators what a pass could not do.
-    private func diagnose(_ result: DeliveryResult) {
+    private func diagnose(_ result: PassOutcome) {
         let store = deliverer.store
         guard case .summary(let summary) = result else {
             Diagnostics.report("another process is delivering the reports in \(store.stateDirectory)", level: .info)
@@ -123,7 +123,7 @@ final class DeliveryWorker: Sendable {
     }
 
     /// Waits until the first pass has finished (or `timeout` seconds pass), and returns it.
-    func waitForFirstPass(timeout: Double) -> DeliveryResult? {
+    func waitForFirstPass(timeout: Double) -> PassOutcome? {
         state.wait(timeout: timeout) { $0.passes.first }
     }
 

@@ -31,7 +31,7 @@ final class DebugImageCache: Sendable {
     }
 
     let limit: Int
-    private let state = Monitor(State())
+    private let state = WaitableState(State())
 
     init(limit: Int) {
         self.limit = max(1, limit)

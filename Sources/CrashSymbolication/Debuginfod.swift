@@ -27,7 +27,7 @@ public struct Debuginfod: Sendable {
     let fetcher: any DebugFileFetcher
     /// By server: until when (Unix seconds) it is not asked again after a failure. Shared by
     /// the copies of one client.
-    let resting = Monitor<[String: Double]>([:])
+    let resting = WaitableState<[String: Double]>([:])
 
     /// The client `environment` describes; nil when `DEBUGINFOD_URLS` names no server. A value of
     /// `DEBUGINFOD_TIMEOUT` or `DEBUGINFOD_MAXSIZE` that is not a number is an error.

@@ -57,24 +57,24 @@ struct ThreadTests {
         #expect(latch.wait(timeout: nil))
     }
 
-    @Test("a monitor's waiter sees the state that workers changed")
-    func monitor() throws {
-        let monitor = Monitor<[Int]>([])
+    @Test("a waitable state's waiter sees the state that workers changed")
+    func waitableState() throws {
+        let state = WaitableState<[Int]>([])
         for worker in 0..<8 {
             try DetachedThread.start(name: "worker-\(worker)") {
-                for step in 0..<100 { monitor.update { $0.append(worker * 100 + step) } }
+                for step in 0..<100 { state.update { $0.append(worker * 100 + step) } }
             }
         }
-        let all = monitor.wait(timeout: 60) { $0.count == 800 ? $0 : nil }
+        let all = state.wait(timeout: 60) { $0.count == 800 ? $0 : nil }
         #expect(all.map { Set($0) } == Set(0..<800))
-        #expect(monitor.wait(timeout: 0.01) { $0.count > 800 ? true : nil } == nil)
-        #expect(monitor.withLock { $0.count } == 800)
+        #expect(state.wait(timeout: 0.01) { $0.count > 800 ? true : nil } == nil)
+        #expect(state.withLock { $0.count } == 800)
     }
 
     @Test("a waiter can take work out under the lock, as a worker loop does")
     func jobQueue() throws {
-        let jobs = Monitor<[Int]>([])
-        let results = Monitor<[Int]>([])
+        let jobs = WaitableState<[Int]>([])
+        let results = WaitableState<[Int]>([])
         try DetachedThread.start(name: "consumer") {
             while let job = jobs.wait(timeout: 60, until: { $0.isEmpty ? nil : $0.removeFirst() }), job >= 0 {
                 results.update { $0.append(job * 2) }

@@ -6,7 +6,7 @@ import Glibc
 /// going on unguarded or hanging, and the check stops the program there with a message naming the
 /// call and the error. It does so in release builds too: the check costs a compare of the owner's
 /// thread id, and a lock rule broken silently would corrupt the state it guards. The one mutex
-/// set-up that ``Lock`` and ``Monitor`` share.
+/// set-up that ``Lock`` and ``WaitableState`` share.
 package final class POSIXMutex: @unchecked Sendable {
     // @unchecked: the pthread calls are what make it safe to share.
     let pointer: UnsafeMutablePointer<pthread_mutex_t>

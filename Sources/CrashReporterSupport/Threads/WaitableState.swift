@@ -3,7 +3,7 @@ import Glibc
 /// State guarded by a POSIX mutex, with a condition variable to wait for it to change: what
 /// `NSCondition` and `DispatchSemaphore` did. Waits are bounded by a deadline on
 /// `CLOCK_MONOTONIC`, so setting the wall clock neither shortens nor stretches them.
-package final class Monitor<State: Sendable>: @unchecked Sendable {
+package final class WaitableState<State: Sendable>: @unchecked Sendable {
     // @unchecked: `state` is only touched with `mutex` held.
     private let mutex = POSIXMutex()
     private let condition: UnsafeMutablePointer<pthread_cond_t>
