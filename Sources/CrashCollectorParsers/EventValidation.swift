@@ -1,14 +1,9 @@
 import CrashReporterSupport
 import Tracking
 
-/// The events API's rules for one event (docs/events-api.md §3 and §4.2), as a pure function.
+/// The events API's rules for one event (docs/events-api.md §3 and §4.2), as a pure function;
+/// the limits it checks are `EventLimits`, which the client reads too.
 package enum EventValidation {
-    package static let maxEventBytes = 8 * 1024
-    package static let maxProperties = 50
-    package static let maxPropertyKeyLength = 64
-    package static let maxPropertyStringLength = 1024
-    package static let maxIDLength = 128
-    package static let maxContextValueLength = 64
     package static let contextKeys: Set<String> = [
         "app_version", "build", "os_version", "device_model", "locale", "environment",
     ]
@@ -114,7 +109,7 @@ package enum EventValidation {
             break
         case .object(let object)?:
             for (key, value) in object {
-                guard (1...maxPropertyKeyLength).contains(key.count) else {
+                guard (1...EventLimits.maxPropertyKeyLength).contains(key.count) else {
                     return .failure(
                         Rejection(code: .invalidProperties, message: "Property keys must be 1 to 64 characters"))
                 }
@@ -125,7 +120,7 @@ package enum EventValidation {
                             code: .invalidProperties,
                             message: "Property values must be strings, numbers, booleans or null, not objects or arrays"
                         ))
-                case .string(let text) where text.count > maxPropertyStringLength:
+                case .string(let text) where text.count > EventLimits.maxPropertyStringLength:
                     return .failure(
                         Rejection(
                             code: .invalidProperties, message: "String property values are at most 1024 characters"))
@@ -133,20 +128,22 @@ package enum EventValidation {
                     break
                 }
             }
-            guard object.count <= maxProperties else {
+            guard object.count <= EventLimits.maxProperties else {
                 return .failure(Rejection(code: .tooManyProperties, message: "At most 50 properties per event"))
             }
             properties = object
         default:
             return .failure(Rejection(code: .invalidProperties, message: "properties must be a flat JSON object"))
         }
-        guard JSON.serialize(event).count <= maxEventBytes else {
+        guard JSON.serialize(event).count <= EventLimits.maxEventBytes else {
             return .failure(Rejection(code: .eventTooLarge, message: "An event is at most 8 KB serialized"))
         }
         var context: [String: JSONValue] = [:]
         if case .object(let object)? = members["context"] {
             for (key, value) in object where contextKeys.contains(key) {
-                if case .string(let text) = value, text.count <= maxContextValueLength { context[key] = value }
+                if case .string(let text) = value, text.count <= EventLimits.maxContextValueLength {
+                    context[key] = value
+                }
             }
         }
         let clamped = time < now - maxPast || time > now + maxFuture
@@ -158,6 +155,6 @@ package enum EventValidation {
     }
 
     private static func isID(_ text: String) -> Bool {
-        (1...maxIDLength).contains(text.count)
+        (1...EventLimits.maxIDLength).contains(text.count)
     }
 }

@@ -194,7 +194,7 @@ struct EventQueue {
     /// that) of at most one event each, for at least the default capacity (a file written
     /// with a larger one is still read). A larger file is damaged beyond use: it is started
     /// afresh.
-    private var maxFileBytes: Int { (2 * max(capacity, 1000) + 2) * (WireFormat.maxEventBytes + 64) }
+    private var maxFileBytes: Int { (2 * max(capacity, 1000) + 2) * (EventLimits.maxEventBytes + 64) }
 
     private mutating func load() throws(FileError) {
         let bytes: [UInt8]

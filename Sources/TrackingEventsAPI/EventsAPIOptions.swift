@@ -71,7 +71,7 @@ struct ResolvedEventsAPIOptions: Sendable {
         #else
             let defaultEnvironment = "production"
         #endif
-        context = WireFormat.encodeContext([
+        context = EventsAPIWire.encodeContext([
             ("app_version", options.appVersion ?? variables.raw(.appVersion) ?? variables.raw(.sentryRelease)),
             ("build", options.build),
             ("os_version", LinuxContext.osVersion()),

@@ -60,7 +60,7 @@ public final class EventsAPIProvider: AnalyticsProvider {
 }
 
 /// The events API's requests: `POST <base>/v1/events` with `X-Write-Key`, body `{"events":[…]}`.
-struct EventsAPIWire: AnalyticsWire {
+struct EventsAPIWire: BackendWire {
     let endpoint: HTTPURL?
     let writeKey: String?
     let configurationError: String?
@@ -76,7 +76,7 @@ struct EventsAPIWire: AnalyticsWire {
     var backendName: String { "events API" }
     var queueFileName: String { StateLayout.Name.eventsQueue }
     var canSend: Bool { endpoint != nil && writeKey != nil }
-    var batchOverhead: Int { WireFormat.batchOverhead }
+    var batchOverhead: Int { EventsAPIWire.batchBodyOverhead }
 
     func writeObject(
         _ event: AnalyticsEvent, id: UUIDBytes, properties: some Sequence<(key: String, value: TrackingValue)>,
@@ -89,7 +89,7 @@ struct EventsAPIWire: AnalyticsWire {
         guard let endpoint, let writeKey else { return nil }
         return HTTPRequest(
             url: endpoint, method: "POST", headers: ["Content-Type": "application/json", "X-Write-Key": writeKey],
-            body: WireFormat.batchBody(events), timeout: timeout)
+            body: EventsAPIWire.batchBody(events), timeout: timeout)
     }
 
     /// Per-event rejections and clamped times of a 200, and any other answer.

@@ -70,7 +70,7 @@ public final class PostHogProvider: AnalyticsProvider {
 /// PostHog's capture API: `POST <host>/batch/` with
 /// `{"api_key","batch":[…],"historical_migration":false,"sent_at"}`, each
 /// event `{"event","distinct_id","uuid","timestamp","properties"}`.
-struct PostHogWire: AnalyticsWire {
+struct PostHogWire: BackendWire {
     let endpoint: HTTPURL?
     let apiKey: String?
     let configurationError: String?
@@ -103,7 +103,7 @@ struct PostHogWire: AnalyticsWire {
         out.raw(",\"timestamp\":")
         out.timestamp(Timestamp(seconds: event.occurredAt))
         out.raw(",\"properties\":")
-        EventEncoding.writeProperties(properties, into: &out, closing: false)
+        BoundedEventEncoder.writeProperties(properties, into: &out, closing: false)
         if out.bytes.last != UInt8(ascii: "{") { out.byte(UInt8(ascii: ",")) }
         out.raw(
             "\"$process_person_profile\":false,\"$geoip_disable\":true,\"$lib\":\"swift-crash-reporter\"}}")
@@ -115,7 +115,7 @@ struct PostHogWire: AnalyticsWire {
         body.raw("{\"api_key\":")
         body.string(apiKey)
         body.raw(",\"batch\":")
-        body.bytes += EventEncoding.batch(events, prefix: "[", suffix: "]")
+        body.bytes += BoundedEventEncoder.batch(events, prefix: "[", suffix: "]")
         // Live events, not an import of old ones: PostHog's ingestion treats them as such.
         body.raw(",\"historical_migration\":false,\"sent_at\":")
         body.timestamp(Timestamp.now())

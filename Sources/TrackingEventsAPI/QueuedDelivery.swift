@@ -4,7 +4,7 @@ import Tracking
 
 /// The delivery every provider of this module shares: the disk queue (`EventQueue`), the
 /// retry rules (`DeliveryStateMachine`), the consent regime and the timers. What differs per
-/// backend (how an event is written, how a batch becomes a request) is its `AnalyticsWire`.
+/// backend (how an event is written, how a batch becomes a request) is its `BackendWire`.
 ///
 /// - Each event is encoded when it arrives and appended to the wire's queue file under
 ///   `<state>/analytics/` (see `EventQueue`); the file exists only while consent is granted and
@@ -19,7 +19,7 @@ import Tracking
 ///   `analytics_opted_out` farewell is sent once, never stored.
 final class QueuedDelivery: Sendable {
     private let settings: DeliverySettings
-    private let wire: any AnalyticsWire
+    private let wire: any BackendWire
     private let queuePath: String
     /// Where refused batches are kept for review (`RejectedBatches`).
     private let rejectedDirectory: String
@@ -52,7 +52,7 @@ final class QueuedDelivery: Sendable {
     /// Delivery for `wire`, queueing in `<stateDirectory>/analytics/<wire.queueFileName>`.
     init(
         stateDirectory: String,
-        wire: any AnalyticsWire,
+        wire: any BackendWire,
         settings: DeliverySettings,
         transport: (any HTTPTransport)?,
         environment: [String: String],
@@ -77,7 +77,7 @@ final class QueuedDelivery: Sendable {
         settings: DeliverySettings,
         transport: (any HTTPTransport)?,
         environment: [String: String]?,
-        wire makeWire: ([String: String]) -> any AnalyticsWire
+        wire makeWire: ([String: String]) -> any BackendWire
     ) {
         let environment = environment ?? ProcessEnvironment.current()
         self.init(
@@ -240,7 +240,9 @@ final class QueuedDelivery: Sendable {
             var events: [[UInt8]] = []
             var bytes = wire.batchOverhead
             for event in queue.events where event.epoch == core.epoch {
-                if events.count == core.machine.batchSize || bytes + event.jsonCount + 1 > EventEncoding.maxBodyBytes {
+                if events.count == core.machine.batchSize
+                    || bytes + event.jsonCount + 1 > EventLimits.maxClientBodyBytes
+                {
                     break
                 }
                 ids.insert(event.id)

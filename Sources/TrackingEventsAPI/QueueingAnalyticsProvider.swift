@@ -14,7 +14,7 @@ extension EventsAPIProvider: QueueingAnalyticsProvider {}
 extension TelemetryDeckProvider: QueueingAnalyticsProvider {}
 extension PostHogProvider: QueueingAnalyticsProvider {}
 
-/// A provider that is its backend's `AnalyticsWire` on a `QueuedDelivery`: everything a provider
+/// A provider that is its backend's `BackendWire` on a `QueuedDelivery`: everything a provider
 /// does is the delivery's, written here once for the three of them.
 protocol QueuedDeliveryProvider: QueueingAnalyticsProvider {
     var delivery: QueuedDelivery { get }

@@ -99,7 +99,7 @@ public final class TelemetryDeckProvider: AnalyticsProvider {
 /// TelemetryDeck's ingest API v2: `POST <url>/v2/` with a JSON array of signals, each
 /// `{"appID","clientUser","sessionID","type","isTestMode","payload"}`. The queue holds each
 /// signal without `appID`, which the request puts in front.
-struct TelemetryDeckWire: AnalyticsWire {
+struct TelemetryDeckWire: BackendWire {
     let endpoint: HTTPURL?
     let appID: String?
     let configurationError: String?
@@ -154,7 +154,7 @@ struct TelemetryDeckWire: AnalyticsWire {
         out.string(TelemetryDeckProvider.signalType(for: event.name))
         out.raw(isTestMode ? ",\"isTestMode\":\"true\"" : ",\"isTestMode\":\"false\"")
         out.raw(",\"payload\":")
-        EventEncoding.writeProperties(properties, into: &out)
+        BoundedEventEncoder.writeProperties(properties, into: &out)
         out.raw("}")
     }
 
@@ -167,6 +167,6 @@ struct TelemetryDeckWire: AnalyticsWire {
         let signals = events.map { prefix.bytes + $0.dropFirst() }
         return HTTPRequest(
             url: endpoint, method: "POST", headers: ["Content-Type": "application/json; charset=utf-8"],
-            body: EventEncoding.batch(signals, prefix: "[", suffix: "]"), timeout: timeout)
+            body: BoundedEventEncoder.batch(signals, prefix: "[", suffix: "]"), timeout: timeout)
     }
 }

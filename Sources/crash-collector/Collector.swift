@@ -2,6 +2,7 @@ import CrashCollectorParsers
 import CrashReporterHTTP
 import CrashReporterSupport
 import CrashSymbolication
+import Tracking
 
 /// The collector's state and its request handling, independent of sockets: the server hands it
 /// whole requests and writes back what it returns.
@@ -48,7 +49,7 @@ final class Collector: Sendable {
     /// The largest body accepted for a request, before it is read.
     func bodyLimit(for head: HTTPRequestHead) -> Int {
         head.path == "/v1/events"
-            ? min(EventsEndpoint.maxBodyBytes, configuration.maxBodyBytes) : configuration.maxBodyBytes
+            ? min(EventLimits.maxCollectorBodyBytes, configuration.maxBodyBytes) : configuration.maxBodyBytes
     }
 
     /// The answer to a request that could not be read.

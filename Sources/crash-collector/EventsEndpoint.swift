@@ -3,13 +3,10 @@ import CrashReportFormat
 import CrashReporterHTTP
 import CrashReporterSupport
 import Foundation
+import Tracking
 
 /// The analytics events API, `POST /v1/events` (docs/events-api.md).
 enum EventsEndpoint {
-    /// 1 MB: read generously as 1 MiB.
-    static let maxBodyBytes = 1 << 20
-    static let maxBatch = 100
-
     /// `{"code": ..., "message": ...}`, the events API's error shape (docs/events-api.md §4.3).
     static func error(_ status: Int, code: String, message: String, headers: [(String, String)] = []) -> HTTPResponse {
         .json(status, ["code": .string(code), "message": .string(Text.safe(message))], headers: headers)
@@ -33,14 +30,14 @@ extension Collector {
                 plan.status, code: code, message: "failure injected by --fail-next", headers: headers)
         }
         let body: Data
-        switch BodyDecoding.decode(request, limit: EventsEndpoint.maxBodyBytes) {
+        switch BodyDecoding.decode(request, limit: EventLimits.maxCollectorBodyBytes) {
         case .success(let data): body = data
         case .failure(let failure): return BodyDecoding.response(failure, events: true)
         }
         guard case .array(let batch)? = (try? JSON.parse(body))?["events"] else {
             return EventsEndpoint.error(400, code: "invalid_body", message: "The body must be {\"events\": [...]}")
         }
-        guard (1...EventsEndpoint.maxBatch).contains(batch.count) else {
+        guard (1...EventLimits.maxBatchEvents).contains(batch.count) else {
             return EventsEndpoint.error(
                 400, code: "invalid_body", message: "A batch holds 1 to 100 events, not \(batch.count)")
         }

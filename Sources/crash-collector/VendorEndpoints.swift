@@ -3,6 +3,7 @@ import CrashReportFormat
 import CrashReporterHTTP
 import CrashReporterSupport
 import Foundation
+import Tracking
 
 /// Receivers for the two analytics vendors' ingest APIs, so that the TelemetryDeck and PostHog
 /// providers can be tried offline (`scripts/demo.sh analytics`): TelemetryDeck's `POST /v2/`
@@ -12,9 +13,6 @@ import Foundation
 /// `properties`. They check the shape the providers rely on, not the vendors' every rule
 /// (docs/collector.md).
 enum VendorEndpoints {
-    static let maxBodyBytes = EventsEndpoint.maxBodyBytes
-    static let maxBatch = EventsEndpoint.maxBatch
-
     /// A string member that is present and not empty.
     static func text(_ value: JSONValue?, _ key: String) -> String? {
         guard case .string(let text)? = value?[key], !text.isEmpty else { return nil }
@@ -100,14 +98,14 @@ extension Collector {
         _ request: ReceivedRequest, members: (JSONValue) -> [JSONValue]?
     ) -> Result<[JSONValue], VendorRefusal> {
         let body: Data
-        switch BodyDecoding.decode(request, limit: VendorEndpoints.maxBodyBytes) {
+        switch BodyDecoding.decode(request, limit: EventLimits.maxCollectorBodyBytes) {
         case .success(let data): body = data
         case .failure(let failure): return .failure(VendorRefusal(BodyDecoding.response(failure)))
         }
         guard let parsed = try? JSON.parse(body), let batch = members(parsed) else {
             return .failure(VendorRefusal(Self.error(400, "the body is not this API's batch")))
         }
-        guard (1...VendorEndpoints.maxBatch).contains(batch.count) else {
+        guard (1...EventLimits.maxBatchEvents).contains(batch.count) else {
             return .failure(VendorRefusal(Self.error(400, "a batch holds 1 to 100 events, not \(batch.count)")))
         }
         return .success(batch)

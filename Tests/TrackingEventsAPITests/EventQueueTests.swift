@@ -107,7 +107,7 @@ struct EventQueueTests {
     func oversizedFile() throws {
         let line = Data("1 \(UUID().uuidString.lowercased()) {\"name\":\"e\"}\n".utf8)
         // More than 2,002 lines of 8 KiB and a prefix, the most a queue of 1,000 ever holds.
-        let lines = (2 * 1000 + 2) * (WireFormat.maxEventBytes + 64) / line.count + 1
+        let lines = (2 * 1000 + 2) * (EventLimits.maxEventBytes + 64) / line.count + 1
         var text = Data(capacity: lines * line.count)
         for _ in 0..<lines { text.append(line) }
         try FileManager.default.createDirectory(atPath: dir.path + "/analytics", withIntermediateDirectories: true)

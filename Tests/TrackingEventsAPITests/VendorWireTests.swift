@@ -49,7 +49,7 @@ struct VendorWireTests {
         for i in 0..<40 { parameters["p\(i)"] = .string(String(repeating: "v", count: 1_000)) }
         let event = AnalyticsEvent(name: "big", parameters: parameters, installID: "i", consentEpoch: 1)
         let bytes = try #require(wire.encodeAlone(event))
-        #expect(bytes.count <= EventEncoding.maxEventBytes)
+        #expect(bytes.count <= EventLimits.maxEventBytes)
         let object = try JSON.parse(bytes)
         let properties = try #require(object["properties"]?.objectValue)
         #expect(properties.count > 3 && properties.count < 43)

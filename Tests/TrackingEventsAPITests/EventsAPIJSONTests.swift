@@ -6,7 +6,7 @@ import Testing
 @testable import TrackingEventsAPI
 
 @Suite("Wire format")
-struct WireFormatTests {
+struct EventsAPIJSONTests {
     func decode(_ bytes: [UInt8]) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
     }
@@ -19,9 +19,9 @@ struct WireFormatTests {
 
     @Test("an event has the API's fields, typed properties and the context")
     func fields() throws {
-        let context = WireFormat.encodeContext([("app_version", "2.4.0"), ("build", nil), ("locale", "en_US")])
+        let context = EventsAPIWire.encodeContext([("app_version", "2.4.0"), ("build", nil), ("locale", "en_US")])
         let e = event(["items": 3, "price": 39.99, "express": true, "plan": "pro \"yearly\"\n"])
-        let object = try decode(try #require(WireFormat.encode(e, context: context)))
+        let object = try decode(try #require(EventsAPIWire.encode(e, context: context)))
         #expect(object["event_id"] as? String == e.id.lowercased())
         #expect(object["name"] as? String == "order_placed")
         #expect(object["anonymous_id"] as? String == "C5E1B0B2-4F7A-4E0F-9C1D-2A6B7E8F9012")
@@ -38,7 +38,7 @@ struct WireFormatTests {
     @Test("control characters are escaped and come back intact")
     func controlCharacters() throws {
         let text = "a\u{01}b\u{1F}c\td\\e\"f"
-        let bytes = try #require(WireFormat.encode(event(["t": .string(text)]), context: []))
+        let bytes = try #require(EventsAPIWire.encode(event(["t": .string(text)]), context: []))
         #expect(String(decoding: bytes, as: UTF8.self).contains(#"\u0001b\u001fc"#))
         let properties = try #require(try decode(bytes)["properties"] as? [String: Any])
         #expect(properties["t"] as? String == text)
@@ -58,7 +58,7 @@ struct WireFormatTests {
         // An id given in upper case goes on the wire in lower case.
         let upper = AnalyticsEvent(
             id: ids[0].uppercased(), name: "e", parameters: [:], installID: "i", consentEpoch: 1)
-        let object = try decode(try #require(WireFormat.encode(upper, context: [])))
+        let object = try decode(try #require(EventsAPIWire.encode(upper, context: [])))
         #expect(object["event_id"] as? String == ids[0])
     }
 
@@ -66,7 +66,7 @@ struct WireFormatTests {
         "an event whose id is not a UUID cannot be encoded", arguments: ["", "order-1", "{" + UUID().uuidString + "}"])
     func invalidIDs(_ id: String) {
         let e = AnalyticsEvent(id: id, name: "e", parameters: [:], installID: "i", consentEpoch: 1)
-        #expect(WireFormat.encode(e, context: []) == nil)
+        #expect(EventsAPIWire.encode(e, context: []) == nil)
     }
 
     @Test("an event is encoded once into its queue line: `<epoch> <event_id> <json>\\n`")
@@ -75,9 +75,9 @@ struct WireFormatTests {
             for parameters: [String: TrackingValue] in [[:], ["n": 1], ["a": "x", "b": true, "c": 2.5]] {
                 let e = AnalyticsEvent(name: "line", parameters: parameters, installID: "install", consentEpoch: epoch)
                 let id = try #require(UUIDBytes(e.id))
-                let context = WireFormat.encodeContext([("device_model", "x86_64")])
-                let json = try #require(WireFormat.encode(e, context: context))
-                let queued = try #require(WireFormat.queuedEvent(e, id: id, context: context))
+                let context = EventsAPIWire.encodeContext([("device_model", "x86_64")])
+                let json = try #require(EventsAPIWire.encode(e, context: context))
+                let queued = try #require(EventsAPIWire.queuedEvent(e, id: id, context: context))
                 let expected = "\(epoch) \(e.id) " + String(decoding: json, as: UTF8.self) + "\n"
                 #expect(String(decoding: queued.line, as: UTF8.self) == expected)
                 #expect(queued.json == json)
@@ -96,7 +96,7 @@ struct WireFormatTests {
 
     @Test("non-finite numbers become null")
     func nonFinite() throws {
-        let object = try decode(try #require(WireFormat.encode(event(["x": .double(.nan)]), context: [])))
+        let object = try decode(try #require(EventsAPIWire.encode(event(["x": .double(.nan)]), context: [])))
         let properties = try #require(object["properties"] as? [String: Any])
         #expect(properties["x"] is NSNull)
     }
@@ -107,7 +107,7 @@ struct WireFormatTests {
         for n in 0..<60 { parameters[String(format: "k%02d", n)] = .int(n) }
         parameters[String(repeating: "k", count: 65)] = 1
         parameters[""] = 1
-        let object = try decode(try #require(WireFormat.encode(event(parameters), context: [])))
+        let object = try decode(try #require(EventsAPIWire.encode(event(parameters), context: [])))
         let properties = try #require(object["properties"] as? [String: Any])
         #expect(properties.count == 50)
         #expect(properties["k00"] != nil && properties["k49"] != nil && properties["k50"] == nil)
@@ -117,27 +117,27 @@ struct WireFormatTests {
     func eventSizeLimit() throws {
         var parameters: [String: TrackingValue] = [:]
         for n in 0..<40 { parameters["p\(n)"] = .string(String(repeating: "v", count: 1000)) }
-        let bytes = try #require(WireFormat.encode(event(parameters), context: []))
-        #expect(bytes.count <= WireFormat.maxEventBytes)
+        let bytes = try #require(EventsAPIWire.encode(event(parameters), context: []))
+        #expect(bytes.count <= EventLimits.maxEventBytes)
         let properties = try #require(try decode(bytes)["properties"] as? [String: Any])
         #expect(properties.count >= 5 && properties.count < 40)
     }
 
     @Test("a batch body is {\"events\": [...]}")
     func batch() throws {
-        let one = try #require(WireFormat.encode(event([:]), context: []))
-        let body = WireFormat.batchBody([one, one])
+        let one = try #require(EventsAPIWire.encode(event([:]), context: []))
+        let body = EventsAPIWire.batchBody([one, one])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
         #expect((object["events"] as? [Any])?.count == 2)
-        #expect(WireFormat.batchBody([one]).count == one.count + WireFormat.batchOverhead)
+        #expect(EventsAPIWire.batchBody([one]).count == one.count + EventsAPIWire.batchBodyOverhead)
     }
 
     @Test("context values are cut to 64 characters; empty ones are left out")
     func contextBounds() throws {
-        let context = WireFormat.encodeContext([("os_version", String(repeating: "9", count: 100)), ("build", "")])
+        let context = EventsAPIWire.encodeContext([("os_version", String(repeating: "9", count: 100)), ("build", "")])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(context)) as? [String: String])
         #expect(object == ["os_version": String(repeating: "9", count: 64)])
-        #expect(WireFormat.encodeContext([("build", nil)]).isEmpty)
+        #expect(EventsAPIWire.encodeContext([("build", nil)]).isEmpty)
     }
 
     @Test("Linux context: locale from the environment, no host name")
@@ -177,7 +177,7 @@ struct TimestampTests {
     /// `occurred_at` as the wire format writes it for an event tracked at `seconds`.
     func occurredAt(_ seconds: Double) throws -> String {
         let e = AnalyticsEvent(name: "t", parameters: [:], occurredAt: seconds, installID: "i", consentEpoch: 1)
-        let json = try #require(WireFormat.encode(e, context: []))
+        let json = try #require(EventsAPIWire.encode(e, context: []))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
         return try #require(object["occurred_at"] as? String)
     }

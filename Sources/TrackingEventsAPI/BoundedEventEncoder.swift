@@ -1,17 +1,12 @@
 import CrashReporterSupport
 import Tracking
 
-/// The size rules every wire format of this module applies to an event, whatever its JSON: at
-/// most 50 properties (the first by key), keys of 1–64 characters, strings of at most 1,024,
-/// the whole event at most 8 KB (properties left out from the last key backwards until it
-/// fits). Written by hand: one event is encoded on the thread that tracks it, so it has to cost
-/// about a microsecond, not a JSONEncoder.
-enum EventEncoding {
-    static let maxEventBytes = 8 * 1024
-    static let maxBodyBytes = 1_000_000
-    static let maxProperties = 50
-    static let maxKeyLength = 64
-    static let maxStringValueLength = 1024
+/// Encodes an event within `EventLimits`, whatever the backend's JSON: at most 50 properties
+/// (the first by key), keys of 1–64 characters, strings of at most 1,024, the whole event at
+/// most 8 KB (properties left out from the last key backwards until it fits). Written by hand:
+/// one event is encoded on the thread that tracks it, so it has to cost about a microsecond, not
+/// a JSONEncoder.
+enum BoundedEventEncoder {
 
     /// Appends the event's JSON, as `writer` writes it, to `out`; false, with `out` as it was,
     /// when even without properties it does not fit.
@@ -23,11 +18,11 @@ enum EventEncoding {
         if event.parameters.count <= 1 {
             if let (key, value) = event.parameters.first, isSendable(key: key, value: value, writer) {
                 writer.writeObject(event, id: id, properties: CollectionOfOne((key: key, value: value)), into: &out)
-                if out.bytes.count - start <= maxEventBytes { return true }
+                if out.bytes.count - start <= EventLimits.maxEventBytes { return true }
                 out.bytes.removeSubrange(start...)
             }
             writer.writeObject(event, id: id, properties: EmptyCollection(), into: &out)
-            if out.bytes.count - start <= maxEventBytes { return true }
+            if out.bytes.count - start <= EventLimits.maxEventBytes { return true }
             out.bytes.removeSubrange(start...)
             return false
         }
@@ -37,10 +32,12 @@ enum EventEncoding {
             properties.append((key, value))
         }
         if properties.count > 1 { properties.sort { $0.key < $1.key } }
-        if properties.count > maxProperties { properties.removeLast(properties.count - maxProperties) }
+        if properties.count > EventLimits.maxProperties {
+            properties.removeLast(properties.count - EventLimits.maxProperties)
+        }
         while true {
             writer.writeObject(event, id: id, properties: properties, into: &out)
-            if out.bytes.count - start <= maxEventBytes { return true }
+            if out.bytes.count - start <= EventLimits.maxEventBytes { return true }
             out.bytes.removeSubrange(start...)
             if properties.isEmpty { return false }
             properties.removeLast()
@@ -50,8 +47,9 @@ enum EventEncoding {
     /// Keys of 1–64 characters that the writer allows, strings of at most 1,024.
     @inline(__always)
     private static func isSendable(key: String, value: TrackingValue, _ writer: some EventObjectWriter) -> Bool {
-        guard !key.isEmpty, characterCount(key, atMost: maxKeyLength), writer.allows(key: key) else { return false }
-        if case .string(let s) = value, !characterCount(s, atMost: maxStringValueLength) { return false }
+        guard !key.isEmpty, characterCount(key, atMost: EventLimits.maxPropertyKeyLength), writer.allows(key: key)
+        else { return false }
+        if case .string(let s) = value, !characterCount(s, atMost: EventLimits.maxPropertyStringLength) { return false }
         return true
     }
 

@@ -2,12 +2,9 @@ import CrashReporterSupport
 import Tracking
 
 /// The events API's JSON (docs/events-api.md §3): the event object, the batch body, the context block.
-enum WireFormat {
-    static let maxEventBytes = EventEncoding.maxEventBytes
-    static let maxBodyBytes = EventEncoding.maxBodyBytes
-
+extension EventsAPIWire {
     /// The event as one JSON object, or nil when its id is not a UUID (the API would refuse
-    /// it) or even without properties it exceeds 8 KB (the rules of `EventEncoding`). The id
+    /// it) or even without properties it exceeds 8 KB (the limits of `EventLimits`). The id
     /// is written in lower case.
     static func encode(_ event: AnalyticsEvent, context: [UInt8]) -> [UInt8]? {
         EventsAPIObject(context: context).encodeAlone(event)
@@ -21,11 +18,11 @@ enum WireFormat {
 
     /// `{"events":[…]}` from encoded events.
     static func batchBody(_ events: [[UInt8]]) -> [UInt8] {
-        EventEncoding.batch(events, prefix: "{\"events\":[", suffix: "]}")
+        BoundedEventEncoder.batch(events, prefix: "{\"events\":[", suffix: "]}")
     }
 
     /// The bytes `batchBody` adds around the events.
-    static let batchOverhead = "{\"events\":[]}".utf8.count
+    static let batchBodyOverhead = "{\"events\":[]}".utf8.count
 
     /// The context block: every value a string of at most 64 characters, empty ones left out.
     static func encodeContext(_ fields: [(key: String, value: String?)]) -> [UInt8] {
@@ -60,7 +57,7 @@ extension JSONWriter {
 
 /// The events API's event object (docs/events-api.md §3.2).
 struct EventsAPIObject: EventObjectWriter {
-    /// The context block, made once per process (`WireFormat.encodeContext`); empty for none.
+    /// The context block, made once per process (`EventsAPIWire.encodeContext`); empty for none.
     let context: [UInt8]
 
     func writeObject(
@@ -76,7 +73,7 @@ struct EventsAPIObject: EventObjectWriter {
         out.raw(",\"occurred_at\":")
         out.timestamp(Timestamp(seconds: event.occurredAt))
         out.raw(",\"properties\":")
-        EventEncoding.writeProperties(properties, into: &out)
+        BoundedEventEncoder.writeProperties(properties, into: &out)
         if !context.isEmpty {
             out.raw(",\"context\":")
             out.bytes.append(contentsOf: context)
@@ -90,7 +87,7 @@ extension EventObjectWriter {
     func encodeAlone(_ event: AnalyticsEvent) -> [UInt8]? {
         guard let id = event.uuid ?? UUIDBytes(event.id) else { return nil }
         var out = JSONWriter(capacity: 384)
-        guard EventEncoding.encode(event, id: id, with: self, into: &out) else { return nil }
+        guard BoundedEventEncoder.encode(event, id: id, with: self, into: &out) else { return nil }
         return out.bytes
     }
 }

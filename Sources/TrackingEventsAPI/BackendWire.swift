@@ -6,7 +6,7 @@ import Tracking
 /// the queue (the bytes sent later, as they are), and how a batch of them becomes a request.
 /// The events API (`EventsAPIWire`), TelemetryDeck (`TelemetryDeckWire`) and PostHog
 /// (`PostHogWire`) each have one; everything else is shared.
-protocol AnalyticsWire: EventObjectWriter {
+protocol BackendWire: EventObjectWriter {
     /// The backend's name in diagnostics: `events API`, `TelemetryDeck`, `PostHog`.
     var backendName: String { get }
     /// The queue file's name under `<state>/analytics/`: one per backend, so that two providers
@@ -27,7 +27,7 @@ protocol AnalyticsWire: EventObjectWriter {
 }
 
 /// Writes one event as its backend's JSON object, given the properties that fit: the part of a
-/// wire format `EventEncoding.encode` runs, once per try, while it fits the event into 8 KB.
+/// wire format `BoundedEventEncoder.encode` runs, once per try, while it fits the event into 8 KB.
 protocol EventObjectWriter: Sendable {
     /// Whether a parameter may be sent at all under `key` (on top of the shared length rules).
     func allows(key: String) -> Bool
@@ -40,7 +40,7 @@ extension EventObjectWriter {
     func allows(key: String) -> Bool { true }
 }
 
-extension AnalyticsWire {
+extension BackendWire {
     func reportAnswer(_ response: HTTPResponse) {
         guard !(200..<300).contains(response.status) else { return }
         Diagnostics.report(
@@ -62,7 +62,7 @@ struct DeliverySettings: Sendable {
         self.flushAt = max(1, flushAt)
         self.flushInterval = flushInterval
         self.maxQueued = max(1, maxQueued)
-        self.maxBatchSize = min(100, max(1, maxBatchSize))
+        self.maxBatchSize = min(EventLimits.maxBatchEvents, max(1, maxBatchSize))
         self.requestTimeout = requestTimeout
     }
 }
@@ -75,7 +75,7 @@ extension QueuedEvent {
         var out = JSONWriter(capacity: 384)
         QueuedEvent.appendPrefix(epoch: event.consentEpoch, id: id, to: &out)
         let jsonStart = out.bytes.count
-        guard EventEncoding.encode(event, id: id, with: wire, into: &out) else { return nil }
+        guard BoundedEventEncoder.encode(event, id: id, with: wire, into: &out) else { return nil }
         out.byte(UInt8(ascii: "\n"))
         self.init(id: id, epoch: event.consentEpoch, line: out.bytes, jsonStart: jsonStart)
     }
