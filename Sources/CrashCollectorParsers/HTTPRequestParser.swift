@@ -145,7 +145,9 @@ package struct HTTPRequestParser: Sendable {
     }
 
     /// What a chunked body that cannot be read is answered with.
-    private static func error(_ failure: ChunkedDecoder.Failure, head: HTTPRequestHead, limit: Int) -> HTTPParseError {
+    private static func error(_ failure: ChunkedDecoder.ChunkedBodyError, head: HTTPRequestHead, limit: Int)
+        -> HTTPParseError
+    {
         switch failure {
         case .sizeLineTooLong: HTTPParseError(400, "chunk size line too long", head: head)
         case .invalidSize: HTTPParseError(400, "invalid chunk size", head: head)

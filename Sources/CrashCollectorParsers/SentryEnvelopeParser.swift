@@ -9,7 +9,7 @@ import Foundation
 /// runs to the next newline or the end. The final newline is optional. The JSON lines are read
 /// with Support's parser; payloads are kept as bytes, for the endpoint to read as it needs.
 package enum SentryEnvelopeParser {
-    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum EnvelopeParseError: Error, Sendable, Equatable, CustomStringConvertible {
         case empty
         case invalidHeader(String)
         /// Item `index` (from 0): its header line is not a JSON object.
@@ -40,7 +40,7 @@ package enum SentryEnvelopeParser {
     /// One item: its header's members and its payload.
     package typealias Item = (header: [String: JSONValue], payload: Data)
 
-    package static func parse(_ data: Data) throws(Failure) -> (header: [String: JSONValue], items: [Item]) {
+    package static func parse(_ data: Data) throws(EnvelopeParseError) -> (header: [String: JSONValue], items: [Item]) {
         let bytes = [UInt8](data)
         guard !bytes.isEmpty else { throw .empty }
         var position = 0

@@ -5,30 +5,32 @@ import CrashReporterSupport
 /// under the directory lock that the pass holds.
 extension Deliverer {
     /// Applies the retention bounds and reads the cap's book.
-    func beginPass(_ summary: inout DeliverySummary) -> CapBook {
-        var book = CapBook.load(stateDirectory: store.stateDirectory)
+    func beginPass(_ summary: inout DeliverySummary) -> DeliveryCaps {
+        var book = DeliveryCaps.load(stateDirectory: store.stateDirectory)
         summary.pruned = Retention.apply(to: store, limits: limits, now: now()) + Retention.takeRemovedByWriter()
         book.pruned += summary.pruned
         return book
     }
 
     /// Applies the retention bounds again within a pass, counting what they removed.
-    func keepBounds(_ book: inout CapBook, _ summary: inout DeliverySummary) {
+    func keepBounds(_ book: inout DeliveryCaps, _ summary: inout DeliverySummary) {
         let pruned = Retention.apply(to: store, limits: limits, now: now()) + Retention.takeRemovedByWriter()
         summary.pruned += pruned
         book.pruned += pruned
     }
 
     /// Saves the book and says when the next summary falls due.
-    func endPass(_ book: inout CapBook, _ summary: inout DeliverySummary, at passTime: Timestamp) {
+    func endPass(_ book: inout DeliveryCaps, _ summary: inout DeliverySummary, at passTime: Timestamp) {
         book.forgetClosed(now: passTime, limits: limits)
         summary.nextSummary = book.nextSummary(limits: limits)
-        if book == CapBook() && !FileSystem.exists(CapBook.path(stateDirectory: store.stateDirectory)) { return }
+        if book == DeliveryCaps() && !FileSystem.exists(DeliveryCaps.path(stateDirectory: store.stateDirectory)) {
+            return
+        }
         try? book.save(stateDirectory: store.stateDirectory)
     }
 
     /// Holds a report back: the cap of its signature is reached in the open window.
-    func withhold(_ path: String, signature: String, book: inout CapBook, summary: inout DeliverySummary) {
+    func withhold(_ path: String, signature: String, book: inout DeliveryCaps, summary: inout DeliverySummary) {
         do {
             try store.markWithheld(path)
         } catch {
@@ -43,7 +45,9 @@ extension Deliverer {
     /// Sends the summaries whose window has closed: each the newest withheld report of its
     /// signature, carrying the count. Returns when to try again if the server could not take
     /// one (the rest of the pass then waits too), else nil.
-    func sendSummaries(_ book: inout CapBook, _ summary: inout DeliverySummary, at passTime: Timestamp) -> Timestamp? {
+    func sendSummaries(_ book: inout DeliveryCaps, _ summary: inout DeliverySummary, at passTime: Timestamp)
+        -> Timestamp?
+    {
         for due in book.dueSummaries(now: passTime, limits: limits) {
             let path = StateLayout.report(id: due.carrier, in: store.withheld)
             guard let bytes = try? FileSystem.read(path, limit: ReportDecoding.sizeLimit),

@@ -10,7 +10,7 @@ extension DeliveryOutcome {
             let response = try client.send(request)
             self = DeliveryOutcome(
                 status: response.status,
-                serverWait: Self.serverWait(seconds: ServerWait.parse(headers: response.headers, now: .now())),
+                serverWait: Self.serverWait(seconds: ServerRetryDelay.parse(headers: response.headers, now: .now())),
                 reason: Self.reason(from: response.body))
         } catch {
             self = .noAnswer(Self.oneLine(error.description))

@@ -38,7 +38,7 @@ extension OTLPLogExport {
             if !crash.thread.name.isEmpty { attributes.append(OTLPAttribute("thread.name", crash.thread.name)) }
             attributes.append(OTLPAttribute("\(ns).signal.code", crash.signal.codeName))
         } else {
-            attributes.append(OTLPAttribute("\(ns).reason", Self.cut(report.occasion)))
+            attributes.append(OTLPAttribute("\(ns).reason", Self.cut(report.headline)))
             if let heartbeat = report.snapshot?.heartbeat {
                 attributes.append(OTLPAttribute("\(ns).heartbeat.name", heartbeat.name))
                 attributes.append(OTLPAttribute("\(ns).heartbeat.late_ms", .int(heartbeat.lateMs)))

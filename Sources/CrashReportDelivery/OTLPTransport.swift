@@ -68,7 +68,7 @@ package struct OTLPTransport: ReportTransport {
             return DeliveryOutcome(
                 status: response.status,
                 serverWait: DeliveryOutcome.serverWait(
-                    seconds: ServerWait.parse(headers: response.headers, now: .now())),
+                    seconds: ServerRetryDelay.parse(headers: response.headers, now: .now())),
                 reason: Self.reason(response))
         }
         let partial: OTLPPartialSuccess

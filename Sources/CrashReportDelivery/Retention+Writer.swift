@@ -16,7 +16,7 @@ extension Retention {
             withExtendedLifetime(lock) {
                 let removed = removePendingExcess(of: store, limits: limits)
                 guard removed > 0 else { return }
-                var book = CapBook.load(stateDirectory: store.stateDirectory)
+                var book = DeliveryCaps.load(stateDirectory: store.stateDirectory)
                 book.pruned += removed
                 try? book.save(stateDirectory: store.stateDirectory)
             }

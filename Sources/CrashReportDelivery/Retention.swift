@@ -94,7 +94,7 @@ extension Retention {
         defer { withExtendedLifetime(lock) {} }
         let removed = apply(to: store, limits: limits, now: now)
         guard removed > 0 else { return }
-        var book = CapBook.load(stateDirectory: store.stateDirectory)
+        var book = DeliveryCaps.load(stateDirectory: store.stateDirectory)
         book.pruned += removed
         try? book.save(stateDirectory: store.stateDirectory)
     }

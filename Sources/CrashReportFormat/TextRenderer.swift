@@ -45,7 +45,7 @@ public struct TextRenderer: Sendable {
             }
             sections.append(cause(crash))
         } else if let snapshot = report.snapshot {
-            sections.append(occasion(report.kind, snapshot))
+            sections.append(snapshotHeading(report.kind, snapshot))
         } else if let abnormal = report.abnormalExit {
             sections.append("The run ended abnormally: \(abnormal.exitClass.rawValue), \(abnormal.exitClass.summary).")
         }
@@ -98,7 +98,7 @@ public struct TextRenderer: Sendable {
 
     /// What a snapshot or a hang is: `Hang: heartbeat "db" of thread 4250 was 2.500s late`,
     /// then the reason.
-    func occasion(_ kind: CrashReport.Kind, _ snapshot: CrashReport.Snapshot) -> String {
+    func snapshotHeading(_ kind: CrashReport.Kind, _ snapshot: CrashReport.Snapshot) -> String {
         var lines: [String] = []
         if let heartbeat = snapshot.heartbeat {
             lines.append(

@@ -7,9 +7,11 @@ import CrashReporterSupport
 /// The envelope is newline-delimited: the envelope header (`event_id`, `sent_at`, `sdk`; no
 /// DSN), the item header `{"type":"event","length":N}`, then the event JSON.
 public enum SentryEnvelope {
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Why a report could not be made into an envelope.
+    public enum EncodingError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The report's id is not a UUID, so it cannot be the event id.
         case invalidReportID(String)
+        /// The event could not be written as JSON; the reason says why.
         case encoding(String)
 
         public var description: String {
@@ -20,6 +22,10 @@ public enum SentryEnvelope {
         }
     }
 
+    /// The former name of ``EncodingError``.
+    @available(*, deprecated, renamed: "EncodingError")
+    public typealias Failure = EncodingError
+
     /// The envelope for `report`. `symbols` are the symbolicator's, for the crash's and each
     /// thread's frames (may be empty: Sentry can symbolicate on the server from `debug_meta`). `release` defaults to
     /// `name@version` from the report, `environment` to the report's. `sentAt` is the envelope
@@ -28,7 +34,7 @@ public enum SentryEnvelope {
     package static func make(
         report: CrashReport, symbols: ReportSymbols, release: String?, environment: String?,
         sdkName: String, sdkVersion: String, sentAt: Timestamp = .now(), counts: [String: Int] = [:]
-    ) throws(Failure) -> [UInt8] {
+    ) throws(EncodingError) -> [UInt8] {
         var event = try SentryEvent(
             report: report, symbols: symbols, release: release, environment: environment, sdkName: sdkName,
             sdkVersion: sdkVersion)

@@ -159,7 +159,7 @@ extension SentryEvent {
     init(
         report: CrashReport, symbols: ReportSymbols, release: String?, environment: String?, sdkName: String,
         sdkVersion: String
-    ) throws(SentryEnvelope.Failure) {
+    ) throws(SentryEnvelope.EncodingError) {
         let eventID = report.reportID.filter { $0 != "-" }.lowercased()
         guard eventID.count == 32, eventID.allSatisfy({ $0.isHexDigit }) else {
             throw .invalidReportID(report.reportID)
@@ -176,10 +176,10 @@ extension SentryEvent {
                 message: item.message, data: item.data.isEmpty ? nil : item.data)
         }
         let app = report.app
-        var occasion: (message: Message?, tags: [String: String]?) = (nil, nil)
+        var headline: (message: Message?, tags: [String: String]?) = (nil, nil)
         if report.crash == nil {
-            occasion = (Message(formatted: report.occasion), ["report_kind": report.kind.rawValue])
-            if let abnormal = report.abnormalExit { occasion.tags?["exit_class"] = abnormal.exitClass.rawValue }
+            headline = (Message(formatted: report.headline), ["report_kind": report.kind.rawValue])
+            if let abnormal = report.abnormalExit { headline.tags?["exit_class"] = abnormal.exitClass.rawValue }
         }
         self.init(
             event_id: eventID,
@@ -188,10 +188,10 @@ extension SentryEvent {
             release: Self.nonEmpty(release) ?? Self.defaultRelease(app),
             dist: Self.nonEmpty(app.build),
             environment: Self.nonEmpty(environment) ?? Self.nonEmpty(app.environment),
-            message: occasion.message,
+            message: headline.message,
             exception: report.crash.map { Values(values: [Self.exception($0, symbols: symbols, in: report)]) },
             threads: Values(values: Self.threads(report, symbols: symbols)),
-            tags: occasion.tags,
+            tags: headline.tags,
             fingerprint: Self.fingerprint(report, symbols: symbols),
             debug_meta: DebugMeta(images: images),
             breadcrumbs: Values(values: breadcrumbs),

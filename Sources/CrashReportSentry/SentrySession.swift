@@ -62,7 +62,7 @@ extension SentryEnvelope {
     package static func make(
         sessions: [SentrySession], release: String?, environment: String?, sdkName: String, sdkVersion: String,
         sentAt: Timestamp = .now()
-    ) throws(Failure) -> [UInt8]? {
+    ) throws(EncodingError) -> [UInt8]? {
         let newline = UInt8(ascii: "\n")
         var body: [UInt8] = []
         do {

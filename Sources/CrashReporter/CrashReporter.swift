@@ -205,7 +205,7 @@ public enum CrashReporter {
 
     private static func startDelivery(forNewReport: Bool) {
         guard let config = state.withLock({ $0?.configuration }) else { return }
-        guard let transport = Transports.make(config) else { return }
+        guard let transport = TransportChoice.make(config) else { return }
         let failure = worker.withLock { current -> SystemCallError? in
             if case .running(let running) = current, forNewReport ? running.deliverNew() : !running.isFinished {
                 return nil
@@ -244,11 +244,11 @@ public enum CrashReporter {
         // short in the common case. A crash of this process is delivered at the next launch.
         guard
             store.hasPendingReports || store.hasPendingSessions
-                || CapBook.hasSummaryWaiting(stateDirectory: stateDirectory)
+                || DeliveryCaps.hasSummaryWaiting(stateDirectory: stateDirectory)
         else { return .nothingPending }
         let deliverer = config.delivery.deliverer(
             store: store, transport: transport,
-            symbolicate: Transports.symbolicator(environment: config.delivery.environment))
+            symbolicate: WorkerSymbolicator.make(environment: config.delivery.environment))
         let delivery = DeliveryWorker(deliverer: deliverer)
         try delivery.start()
         return .running(delivery)
@@ -257,7 +257,7 @@ public enum CrashReporter {
     /// Settles the runs of earlier processes (docs/runs.md) and records this one.
     private static func recordRun(_ config: ResolvedConfiguration) {
         let ledger = RunLedger(stateDirectory: config.stateDirectory)
-        let last = ledger.settle(sessions: { Transports.make(config) != nil }) { bootID in
+        let last = ledger.settle(sessions: { TransportChoice.make(config) != nil }) { bootID in
             RunLedger.thisRun(
                 bootID: bootID, app: config.appName, version: config.appVersion, build: config.appBuild,
                 environment: config.environmentName)

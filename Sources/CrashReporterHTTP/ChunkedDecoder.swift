@@ -2,13 +2,13 @@
 /// chunk-size lines (hexadecimal, `;extensions` ignored), each chunk's data and its line end,
 /// the zero-size last chunk, then trailer fields up to the empty line (read and dropped). One
 /// decoder serves both directions: the client reading a response and the collector reading a
-/// request; each turns a `Failure` into its own error.
+/// request; each turns a `ChunkedBodyError` into its own error.
 ///
 /// Pure: no I/O. It holds the decoded body, never more than `bodyLimit` bytes, and refuses a
 /// size line or a trailer section longer than its limit as soon as the bytes show it.
 package struct ChunkedDecoder: Sendable {
     /// Why the bytes are not a chunked body within the limits.
-    package enum Failure: Error, Sendable, Equatable {
+    package enum ChunkedBodyError: Error, Sendable, Equatable {
         /// A chunk-size line longer than `maxSizeLineBytes`.
         case sizeLineTooLong
         /// A chunk size that is not hexadecimal digits.
@@ -63,7 +63,7 @@ package struct ChunkedDecoder: Sendable {
     /// Decodes what it can of `bytes` and returns how many it consumed. It stops at the end of
     /// the body: what follows belongs to the next message. Bytes it did not consume (a line not
     /// yet ended) must be offered again, with more after them.
-    package mutating func consume(_ bytes: ArraySlice<UInt8>) throws(Failure) -> Int {
+    package mutating func consume(_ bytes: ArraySlice<UInt8>) throws(ChunkedBodyError) -> Int {
         var index = bytes.startIndex
         while index < bytes.endIndex {
             switch state {
@@ -120,7 +120,7 @@ package struct ChunkedDecoder: Sendable {
     }
 
     /// The hexadecimal size before any `;extension`.
-    private static func size(_ line: ArraySlice<UInt8>) throws(Failure) -> Int {
+    private static func size(_ line: ArraySlice<UInt8>) throws(ChunkedBodyError) -> Int {
         let digits = line[..<(line.firstIndex(of: UInt8(ascii: ";")) ?? line.endIndex)].trimmingHTTPWhitespace()
         guard !digits.isEmpty, digits.allSatisfy(\.isASCIIHexDigit) else { throw .invalidSize }
         guard digits.count <= 15 else { throw .bodyTooLarge }

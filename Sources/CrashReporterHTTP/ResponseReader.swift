@@ -59,7 +59,7 @@ enum ResponseReader {
         body = decoder.body
     }
 
-    private static func error(_ failure: ChunkedDecoder.Failure, limit: Int) -> HTTPError {
+    private static func error(_ failure: ChunkedDecoder.ChunkedBodyError, limit: Int) -> HTTPError {
         switch failure {
         case .sizeLineTooLong: .badResponse("a chunk size line longer than \(maxChunkLineBytes) bytes")
         case .invalidSize: .badResponse("an invalid chunk size")

@@ -17,7 +17,7 @@ final class DebugImage {
     /// How many times a unit's entries or line program were read whole (each at most once).
     private(set) var unitReads = 0
 
-    init(path: String) throws(ELFSections.Failure) {
+    init(path: String) throws(ELFSections.ELFSectionError) {
         sections = try ELFSections(path: path)
         dwarf = DWARFSections(sections)
     }

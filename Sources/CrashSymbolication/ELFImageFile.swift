@@ -29,7 +29,7 @@ struct ELFImageFile: Equatable {
         var modifiedNanoseconds: Int64
     }
 
-    enum Failure: Error, Equatable {
+    enum ELFImageError: Error, Equatable {
         case missing
         case notAFile
         case unreadable(String)
@@ -41,7 +41,7 @@ struct ELFImageFile: Equatable {
     private static let programHeaderSize = 56
     private static let noteLimit = 64 << 10
 
-    static func inspect(path: String) throws(Failure) -> ELFImageFile {
+    static func inspect(path: String) throws(ELFImageError) -> ELFImageFile {
         let fd: Int32
         do throws(SystemCallError) {
             fd = try SystemCall.run("open") { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
@@ -124,7 +124,7 @@ struct ELFImageFile: Equatable {
         return nil
     }
 
-    private static func read(_ fd: Int32, at offset: UInt64, count: Int) throws(Failure) -> [UInt8] {
+    private static func read(_ fd: Int32, at offset: UInt64, count: Int) throws(ELFImageError) -> [UInt8] {
         do throws(SystemCallError) {
             return try PositionalRead.bytes(fd, at: offset, count: count)
         } catch {

@@ -18,7 +18,7 @@ final class ELFSections: @unchecked Sendable {
         var noBits: Bool { type == 8 }
     }
 
-    enum Failure: Error, Equatable {
+    enum ELFSectionError: Error, Equatable {
         case unreadable
         case notELF
         case badHeaders
@@ -33,7 +33,7 @@ final class ELFSections: @unchecked Sendable {
     /// file run under its lock, ``DebugImage``).
     private var inflated: [String: UnsafeMutableRawBufferPointer] = [:]
 
-    init(path: String) throws(Failure) {
+    init(path: String) throws(ELFSectionError) {
         do { file = try MappedFile(path: path) } catch { throw .unreadable }
         (sections, ordered) = try Self.readHeaders(file.bytes)
     }
@@ -90,7 +90,9 @@ final class ELFSections: @unchecked Sendable {
     /// keeps resident at most, whatever the size of the section.
     static let scanWindow = 4 << 20
 
-    private static func readHeaders(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> ([String: Section], [Section]) {
+    private static func readHeaders(_ bytes: UnsafeRawBufferPointer) throws(ELFSectionError) -> (
+        [String: Section], [Section]
+    ) {
         guard bytes.count >= 64, bytes[0] == 0x7f, bytes[1] == 0x45, bytes[2] == 0x4c, bytes[3] == 0x46,
             bytes[4] == 2, bytes[5] == 1
         else { throw .notELF }

@@ -16,12 +16,12 @@ import CrashReporterSupport
 final class MappedFile: @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
 
-    enum Failure: Error, Equatable {
+    enum MappingError: Error, Equatable {
         case unreadable(Int32)
         case empty
     }
 
-    init(path: String) throws(Failure) {
+    init(path: String) throws(MappingError) {
         let fd: Int32
         var status = stat()
         do throws(SystemCallError) {

@@ -6,13 +6,13 @@ import Foundation
 
 /// Removes a request's content coding (`Content-Encoding: gzip`), keeping the result bounded.
 enum BodyDecoding {
-    enum Failure: Error, Equatable {
+    enum BodyDecodingError: Error, Equatable {
         case tooLarge(limit: Int)
         case unsupported(String)
         case corrupt(String)
     }
 
-    static func decode(_ request: ReceivedRequest, limit: Int) -> Result<Data, Failure> {
+    static func decode(_ request: ReceivedRequest, limit: Int) -> Result<Data, BodyDecodingError> {
         let codings = request.headers.values(for: "Content-Encoding").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingASCIIWhitespace().lowercased() }.filter { !$0.isEmpty && $0 != "identity" }
         var body = request.body
@@ -30,7 +30,7 @@ enum BodyDecoding {
     }
 
     /// The response for a failure, in the endpoint's own error shape.
-    static func response(_ failure: Failure, events: Bool = false) -> HTTPResponse {
+    static func response(_ failure: BodyDecodingError, events: Bool = false) -> HTTPResponse {
         let (status, reason) = statusAndReason(failure)
         if events {
             return EventsEndpoint.error(
@@ -40,7 +40,7 @@ enum BodyDecoding {
     }
 
     /// The status and words for a failure, for an endpoint that answers in a shape of its own.
-    static func statusAndReason(_ failure: Failure) -> (status: Int, reason: String) {
+    static func statusAndReason(_ failure: BodyDecodingError) -> (status: Int, reason: String) {
         switch failure {
         case .tooLarge(let limit): (413, "decoded request body larger than \(ByteCount.text(limit))")
         case .unsupported(let coding): (415, "unsupported Content-Encoding \(coding)")

@@ -9,7 +9,7 @@ enum SessionValidation {
     static let statuses: Set<String> = ["ok", "exited", "crashed", "abnormal", "errored"]
 
     /// The session's id (32 lower-case hex digits) when it is valid, else why not.
-    static func check(_ value: JSONValue) -> Result<String, Failure> {
+    static func check(_ value: JSONValue) -> Result<String, InvalidSession> {
         guard let session = value.objectValue else { return .failure("the session is not a JSON object") }
         guard let sid = SentryEventID.normalized(session["sid"]?.stringValue) else {
             return .failure("sid is not a UUID")
@@ -21,7 +21,7 @@ enum SessionValidation {
             return .failure("timestamp is not an ISO-8601 time")
         }
         guard let status = session["status"]?.stringValue, statuses.contains(status) else {
-            return .failure(Failure("status is not one of \(statuses.sorted().joined(separator: ", "))"))
+            return .failure(InvalidSession("status is not one of \(statuses.sorted().joined(separator: ", "))"))
         }
         if let errors = session["errors"], (errors.numberValue?.exactly(Int.self) ?? -1) < 0 {
             return .failure("errors is not a count")
@@ -40,7 +40,7 @@ enum SessionValidation {
         return .success(sid)
     }
 
-    struct Failure: Error, ExpressibleByStringLiteral, CustomStringConvertible {
+    struct InvalidSession: Error, ExpressibleByStringLiteral, CustomStringConvertible {
         var description: String
         init(stringLiteral value: String) { description = value }
         init(_ value: String) { description = value }

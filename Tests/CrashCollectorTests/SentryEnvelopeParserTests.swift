@@ -35,7 +35,7 @@ struct SentryEnvelopeParserTests {
     @Test(
         "malformed envelopes are refused with a clear error",
         arguments: [
-            ("", SentryEnvelopeParser.Failure.empty),
+            ("", SentryEnvelopeParser.EnvelopeParseError.empty),
             ("not json\n", .invalidHeader("not JSON")),
             ("[1]\n", .invalidHeader("not an object")),
             ("{}\nnope\n{}", .invalidItemHeader(index: 0, reason: "not JSON")),
@@ -49,7 +49,7 @@ struct SentryEnvelopeParserTests {
             ("{}\n{\"type\":\"event\",\"length\":2}\nabc\n", .missingNewline(index: 0)),
             ("{}\n{\"type\":\"event\"}\n{}\n{\"type\":1}\n", .missingItemType(index: 1)),
         ])
-    func malformed(text: String, error: SentryEnvelopeParser.Failure) {
+    func malformed(text: String, error: SentryEnvelopeParser.EnvelopeParseError) {
         #expect(throws: error) { try Self.parse(text) }
         #expect(!error.description.isEmpty && !error.description.contains("\n"))
     }

@@ -110,34 +110,36 @@ struct DeliveryPolicyTests {
 }
 
 @Suite("Retry-After and Sentry rate limits")
-struct ServerWaitTests {
+struct ServerRetryDelayTests {
     let now = Timestamp(seconds: 1_800_000_000)
 
     @Test func seconds() {
-        #expect(ServerWait.parse(headers: ["Retry-After": "120"], now: now) == 120)
-        #expect(ServerWait.parse(headers: ["retry-after": " 7 "], now: now) == 7)
-        #expect(ServerWait.parse(headers: [:], now: now) == nil)
-        #expect(ServerWait.parse(headers: ["Retry-After": "soon"], now: now) == nil)
-        #expect(ServerWait.parse(headers: ["Retry-After": "-5"], now: now) == nil)
+        #expect(ServerRetryDelay.parse(headers: ["Retry-After": "120"], now: now) == 120)
+        #expect(ServerRetryDelay.parse(headers: ["retry-after": " 7 "], now: now) == 7)
+        #expect(ServerRetryDelay.parse(headers: [:], now: now) == nil)
+        #expect(ServerRetryDelay.parse(headers: ["Retry-After": "soon"], now: now) == nil)
+        #expect(ServerRetryDelay.parse(headers: ["Retry-After": "-5"], now: now) == nil)
     }
 
     @Test func httpDate() {
         // 1_800_000_000 is Fri, 15 Jan 2027 08:00:00 GMT.
-        #expect(ServerWait.parse(headers: ["Retry-After": "Fri, 15 Jan 2027 08:01:00 GMT"], now: now) == 60)
-        #expect(ServerWait.parse(headers: ["Retry-After": "Fri, 15 Jan 2027 07:00:00 GMT"], now: now) == 0)
+        #expect(ServerRetryDelay.parse(headers: ["Retry-After": "Fri, 15 Jan 2027 08:01:00 GMT"], now: now) == 60)
+        #expect(ServerRetryDelay.parse(headers: ["Retry-After": "Fri, 15 Jan 2027 07:00:00 GMT"], now: now) == 0)
     }
 
     @Test func sentryRateLimits() {
-        #expect(ServerWait.parse(headers: ["X-Sentry-Rate-Limits": "60:error:organization"], now: now) == 60)
+        #expect(ServerRetryDelay.parse(headers: ["X-Sentry-Rate-Limits": "60:error:organization"], now: now) == 60)
         #expect(
-            ServerWait.parse(headers: ["X-Sentry-Rate-Limits": "60::organization"], now: now) == 60, "all categories")
-        #expect(ServerWait.parse(headers: ["X-Sentry-Rate-Limits": "60:transaction:key"], now: now) == nil)
+            ServerRetryDelay.parse(headers: ["X-Sentry-Rate-Limits": "60::organization"], now: now) == 60,
+            "all categories")
+        #expect(ServerRetryDelay.parse(headers: ["X-Sentry-Rate-Limits": "60:transaction:key"], now: now) == nil)
         #expect(
-            ServerWait.parse(
+            ServerRetryDelay.parse(
                 headers: ["X-Sentry-Rate-Limits": "10:transaction:key, 30:error;default:project"], now: now)
                 == 30)
         #expect(
-            ServerWait.parse(headers: ["X-Sentry-Rate-Limits": "30:error:project", "Retry-After": "90"], now: now)
+            ServerRetryDelay.parse(
+                headers: ["X-Sentry-Rate-Limits": "30:error:project", "Retry-After": "90"], now: now)
                 == 90,
             "the longer wait wins")
     }
@@ -148,10 +150,10 @@ struct ServerWaitTests {
         headers.append("X-Sentry-Rate-Limits", "10:error:project")
         headers.append("x-sentry-rate-limits", "45:default:organization")
         headers.append("X-Sentry-Rate-Limits", "600:transaction:key")
-        #expect(ServerWait.parse(headers: headers, now: now) == 45)
+        #expect(ServerRetryDelay.parse(headers: headers, now: now) == 45)
         headers.append("Retry-After", "soon")
         headers.append("Retry-After", "70")
-        #expect(ServerWait.parse(headers: headers, now: now) == 70, "an unreadable one does not hide the next")
+        #expect(ServerRetryDelay.parse(headers: headers, now: now) == 70, "an unreadable one does not hide the next")
     }
 }
 

@@ -188,7 +188,7 @@ struct SentryEnvelopeTests {
     func badReportID() throws {
         var report = try Self.report()
         report.reportID = "not-a-uuid"
-        #expect(throws: SentryEnvelope.Failure.invalidReportID("not-a-uuid")) {
+        #expect(throws: SentryEnvelope.EncodingError.invalidReportID("not-a-uuid")) {
             try SentryEnvelope.make(
                 report: report, symbols: ReportSymbols(), release: nil, environment: nil, sdkName: "x", sdkVersion: "1")
         }

@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func chunkedFailures() {
-        func failure(_ text: String, limit: Int = 1000) -> ChunkedDecoder.Failure? {
+        func failure(_ text: String, limit: Int = 1000) -> ChunkedDecoder.ChunkedBodyError? {
             var decoder = decoder(limit: limit)
             do {
                 _ = try decoder.consume(Array(text.utf8)[...])

@@ -21,7 +21,7 @@ struct SymbolicationTests {
         #expect(failure(inspecting: "/tmp") == .notAFile)
     }
 
-    private func failure(inspecting path: String) -> ELFImageFile.Failure? {
+    private func failure(inspecting path: String) -> ELFImageFile.ELFImageError? {
         do {
             _ = try ELFImageFile.inspect(path: path)
             return nil

@@ -4,22 +4,15 @@ import CrashReporterSupport
 import CrashSymbolication
 import Tracking
 
-/// Picks the transport the configuration asks for: a Sentry DSN wins over a plain URL, and a
-/// URL over an OTLP endpoint; with none, nothing is sent.
-enum Transports {
-    static func make(_ config: ResolvedConfiguration) -> (any ReportTransport)? {
-        config.delivery.makeTransport(
-            release: config.appVersion.isEmpty ? nil : config.appVersion, environment: config.environmentName,
-            diagnose: { Diagnostics.report($0, level: .warning) })
-    }
-
+/// Builds the next-launch worker's symbolicator from the environment.
+enum WorkerSymbolicator {
     /// Symbols for the transports that want them, from the binaries still on this machine, or
     /// each image's debug file in `CRASH_REPORTER_DEBUG_DIRS` or the system's `/usr/lib/debug`,
     /// with every inlined call the debug information has (no toolchain here).
     /// The debuginfod servers of `DEBUGINFOD_URLS` only with `CRASH_REPORTER_DEBUGINFOD=1`: the
     /// worker makes no network request but the upload unless asked
     /// (docs/decisions/0094-debuginfod-behind-a-seam-and-off-in-the-service.md).
-    static func symbolicator(environment: [String: String]) -> @Sendable (CrashReport) -> ReportSymbols {
+    static func make(environment: [String: String]) -> @Sendable (CrashReport) -> ReportSymbols {
         // The system's directory comes last by itself (Symbolicator searches it for every caller).
         var directories = DebugDirectories([], environment: environment)
         do {

@@ -13,7 +13,7 @@ import CrashReporterSupport
 /// - once the window has closed, the newest withheld report is sent as the summary, carrying
 ///   the count of the reports withheld in that window (itself among them); if it is gone,
 ///   the count rides on the next report of that signature that is sent.
-package struct CapBook: Codable, Sendable, Equatable {
+package struct DeliveryCaps: Codable, Sendable, Equatable {
     package struct Entry: Codable, Sendable, Equatable {
         package var windowStart: Timestamp
         /// Full reports delivered in the window.
@@ -154,10 +154,10 @@ package struct CapBook: Codable, Sendable, Equatable {
 
     /// The book of a state directory; an empty one when it has none or it cannot be read
     /// (then at most one more window of reports is sent in full).
-    package static func load(stateDirectory: String) -> CapBook {
+    package static func load(stateDirectory: String) -> DeliveryCaps {
         guard let bytes = try? FileSystem.read(path(stateDirectory: stateDirectory), limit: 1 << 20),
-            let book = try? JSON.decode(CapBook.self, from: bytes)
-        else { return CapBook() }
+            let book = try? JSON.decode(DeliveryCaps.self, from: bytes)
+        else { return DeliveryCaps() }
         return book
     }
 
@@ -173,7 +173,7 @@ package struct CapBook: Codable, Sendable, Equatable {
     }
 }
 
-extension CapBook.Entry {
+extension DeliveryCaps.Entry {
     enum CodingKeys: String, CodingKey {
         case windowStart = "window_start"
         case sent, withheld, carrier

@@ -3,7 +3,7 @@
 extension CrashReport {
     /// The message of a report that is not a crash: a snapshot's or hang's reason, or for a hang
     /// without one the late heartbeat (`heartbeat "db" was late`), an abnormal exit's class.
-    package var occasion: String {
+    package var headline: String {
         if let abnormal = abnormalExit {
             return "Abnormal exit (\(abnormal.exitClass.rawValue)): \(abnormal.exitClass.summary)"
         }

@@ -6,7 +6,7 @@ import Testing
 
 /// The crash-loop cap's window rules, as a value with the clock passed in.
 @Suite("Crash-loop cap")
-struct CapBookTests {
+struct DeliveryCapsTests {
     let start = Timestamp(seconds: 1_800_000_000)
     let limits = DeliveryLimits(capCount: 3, capWindow: 600)
     let loop = "SIGSEGV | crashBySegfault()"
@@ -14,8 +14,8 @@ struct CapBookTests {
     /// Offers `count` reports of `signature` one second apart from `from`, recording what
     /// `decide` said; returns the decisions.
     func offer(
-        _ book: inout CapBook, _ count: Int, signature: String, from: Timestamp, firstID: Int = 0
-    ) -> [CapBook.Decision] {
+        _ book: inout DeliveryCaps, _ count: Int, signature: String, from: Timestamp, firstID: Int = 0
+    ) -> [DeliveryCaps.Decision] {
         (0..<count).map { n in
             let now = from.adding(seconds: Double(n))
             let decision = book.decide(signature: signature, now: now, limits: limits)
@@ -31,7 +31,7 @@ struct CapBookTests {
 
     @Test("in one window the first capCount are sent in full and the rest withheld")
     func capInWindow() {
-        var book = CapBook()
+        var book = DeliveryCaps()
         let decisions = offer(&book, 10, signature: loop, from: start)
         #expect(decisions == Array(repeating: .send(suppressed: 0), count: 3) + Array(repeating: .withhold, count: 7))
         #expect(book.signatures[loop]?.withheld == 7)
@@ -43,11 +43,11 @@ struct CapBookTests {
 
     @Test("once the window closes one summary is due with the count, and a new window opens afresh")
     func summaryAfterWindow() {
-        var book = CapBook()
+        var book = DeliveryCaps()
         _ = offer(&book, 10, signature: loop, from: start)
         let closed = start.adding(seconds: 600)
         let due = book.dueSummaries(now: closed, limits: limits)
-        #expect(due == [CapBook.DueSummary(signature: loop, carrier: "r9", suppressed: 7)])
+        #expect(due == [DeliveryCaps.DueSummary(signature: loop, carrier: "r9", suppressed: 7)])
         book.recordSummary(due[0])
         #expect(book.dueSummaries(now: closed, limits: limits).isEmpty)
         #expect(book.nextSummary(limits: limits) == nil)
@@ -57,7 +57,7 @@ struct CapBookTests {
 
     @Test("signatures are capped apart")
     func signaturesApart() {
-        var book = CapBook()
+        var book = DeliveryCaps()
         _ = offer(&book, 5, signature: loop, from: start)
         #expect(
             offer(&book, 3, signature: "SIGABRT | other()", from: start)
@@ -66,7 +66,7 @@ struct CapBookTests {
 
     @Test("a count whose carrier is gone rides on the next report of its signature")
     func countWithoutCarrier() throws {
-        var book = CapBook()
+        var book = DeliveryCaps()
         _ = offer(&book, 5, signature: loop, from: start)
         let closed = start.adding(seconds: 700)
         let due = try #require(book.dueSummaries(now: closed, limits: limits).first)
@@ -74,12 +74,12 @@ struct CapBookTests {
         #expect(book.dueSummaries(now: closed, limits: limits).isEmpty)
         #expect(book.decide(signature: loop, now: closed, limits: limits) == .send(suppressed: 2))
         book.recordSent(signature: loop, suppressed: 2, now: closed, limits: limits)
-        #expect(book.signatures[loop] == CapBook.Entry(windowStart: closed, sent: 1))
+        #expect(book.signatures[loop] == DeliveryCaps.Entry(windowStart: closed, sent: 1))
     }
 
     @Test("a failed summary waits until it may be tried again")
     func postponedSummary() throws {
-        var book = CapBook()
+        var book = DeliveryCaps()
         _ = offer(&book, 5, signature: loop, from: start)
         let closed = start.adding(seconds: 600)
         let due = try #require(book.dueSummaries(now: closed, limits: limits).first)
@@ -91,7 +91,7 @@ struct CapBookTests {
 
     @Test("a cap of 0 sends everything")
     func noCap() {
-        var book = CapBook()
+        var book = DeliveryCaps()
         let unlimited = DeliveryLimits(capCount: 0, capWindow: 600)
         for n in 0..<20 {
             let now = start.adding(seconds: Double(n))
@@ -103,7 +103,7 @@ struct CapBookTests {
 
     @Test("a delivery resets the retention count; closed windows with nothing left are forgotten")
     func forgetting() {
-        var book = CapBook(pruned: 4)
+        var book = DeliveryCaps(pruned: 4)
         book.recordSent(signature: loop, suppressed: 0, now: start, limits: limits)
         #expect(book.pruned == 0)
         book.forgetClosed(now: start.adding(seconds: 599), limits: limits)
@@ -115,11 +115,11 @@ struct CapBookTests {
     @Test("the book survives the file")
     func fileRoundTrip() throws {
         let directory = TempDirectory()
-        var book = CapBook(pruned: 2)
+        var book = DeliveryCaps(pruned: 2)
         _ = offer(&book, 6, signature: loop, from: start)
         try book.save(stateDirectory: directory.path)
-        #expect(CapBook.load(stateDirectory: directory.path) == book)
-        try FileSystem.writeAtomically(Array("{not json".utf8), to: CapBook.path(stateDirectory: directory.path))
-        #expect(CapBook.load(stateDirectory: directory.path) == CapBook(), "a damaged book starts afresh")
+        #expect(DeliveryCaps.load(stateDirectory: directory.path) == book)
+        try FileSystem.writeAtomically(Array("{not json".utf8), to: DeliveryCaps.path(stateDirectory: directory.path))
+        #expect(DeliveryCaps.load(stateDirectory: directory.path) == DeliveryCaps(), "a damaged book starts afresh")
     }
 }
