@@ -32,10 +32,11 @@ final class Collector: Sendable {
             debugDirectories: configuration.debugDirectories)
         reports = try CollectorReportStore(dataDirectory: configuration.dataDirectory, symbolicator: symbolicator)
         views = SymbolicatedViews(symbolicator: symbolicator, dependencies: configuration.dependencyPaths)
-        sentryEvents = try SentryEventStore(dataDirectory: configuration.dataDirectory)
-        sentrySessions = try SentryEventStore(dataDirectory: configuration.dataDirectory, folder: "sessions-sentry")
-        sessions = try SentryEventStore(dataDirectory: configuration.dataDirectory, folder: "sessions")
-        otlpLogs = try SentryEventStore(dataDirectory: configuration.dataDirectory, folder: "logs-otlp")
+        let data = configuration.dataDirectory
+        sentryEvents = try SentryEventStore(dataDirectory: data)
+        sentrySessions = try SentryEventStore(dataDirectory: data, folder: CollectorDataLayout.Name.sentrySessions)
+        sessions = try SentryEventStore(dataDirectory: data, folder: CollectorDataLayout.Name.sessions)
+        otlpLogs = try SentryEventStore(dataDirectory: data, folder: CollectorDataLayout.Name.otlpLogs)
         events = try EventStore(dataDirectory: configuration.dataDirectory)
         faults = FaultInjection(configuration.failNext)
         limiters = Lock(

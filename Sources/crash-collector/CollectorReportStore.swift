@@ -25,14 +25,16 @@ final class CollectorReportStore: Sendable {
     /// and validating every report again at each start costs about 10 ms a report. Only a
     /// cache: a report missing from it is decoded, a line without its report is ignored.
     let indexPath: String
+    private let layout: CollectorDataLayout
     private let indexFD: Int32
 
     /// Summaries cached by an older grouping rule (`ReportSummary.currentRule`) are made again
     /// from their reports: existing reports are regrouped when the collector starts.
     init(dataDirectory: String, symbolicator: Symbolicator = Symbolicator()) throws(FileError) {
         signatures = SignatureCache(symbolicator: symbolicator)
-        directory = dataDirectory + "/reports"
-        indexPath = dataDirectory + "/reports-index.jsonl"
+        layout = CollectorDataLayout(dataDirectory)
+        directory = layout.reports
+        indexPath = layout.reportsIndex
         try DataDirectory.create(directory)
         DataDirectory.removeStaleTemporaryFiles(in: directory)
         var cached: [String: ReportSummary] = [:]
@@ -48,8 +50,8 @@ final class CollectorReportStore: Sendable {
         var index: [String: ReportSummary] = [:]
         let names = (try? FileSystem.contentsOfDirectory(directory)) ?? []
         var missing: [ReportSummary] = []
-        for name in names where name.hasSuffix(".crash") && !name.hasPrefix(".") {
-            let id = String(name.dropLast(".crash".count))
+        for name in names {
+            guard let id = CollectorDataLayout.reportID(fileName: name) else { continue }
             if let summary = cached[id], summary.rule == ReportSummary.currentRule {
                 index[id] = summary
                 continue
@@ -89,7 +91,7 @@ final class CollectorReportStore: Sendable {
     /// Stores a decoded report's bytes under its id unless a report with that id is stored.
     func store(_ gzipData: Data, report: CrashReport) throws(FileError) -> StoreResult {
         let summary = ReportSummary(report, signatures: signatures)
-        let path = "\(directory)/\(summary.id).crash"
+        let path = layout.report(id: summary.id)
         switch try FileSystem.createExclusively(gzipData, at: path, mode: DataDirectory.fileMode) {
         case .alreadyExisted:
             return .duplicate(summary.id)
@@ -115,6 +117,6 @@ final class CollectorReportStore: Sendable {
     func report(id: String) -> CrashReport? {
         let id = id.lowercased()
         guard UUIDBytes.isCanonical(id), summary(id: id) != nil else { return nil }
-        return try? ReportDecoding.decode(file: "\(directory)/\(id).crash")
+        return try? ReportDecoding.decode(file: layout.report(id: id))
     }
 }

@@ -27,9 +27,9 @@ final class EventStore: Sendable {
     }
 
     init(dataDirectory: String) throws(FileError) {
-        let directory = dataDirectory + "/events"
-        try DataDirectory.create(directory)
-        path = directory + "/events.jsonl"
+        let layout = CollectorDataLayout(dataDirectory)
+        try DataDirectory.create(layout.events)
+        path = layout.eventsLog
         var ids = Set<String>()
         var counts: [String: Int] = [:]
         var hourly: [String: [Int64: Int]] = [:]

@@ -8,17 +8,17 @@ final class SentryEventStore: Sendable {
     let directory: String
     private let count = Lock(0)
 
-    init(dataDirectory: String, folder: String = "events-sentry") throws(FileError) {
-        directory = dataDirectory + "/" + folder
+    init(dataDirectory: String, folder: String = CollectorDataLayout.Name.sentryEvents) throws(FileError) {
+        directory = CollectorDataLayout(dataDirectory).folder(folder)
         try DataDirectory.create(directory)
         DataDirectory.removeStaleTemporaryFiles(in: directory)
         let names = (try? FileSystem.contentsOfDirectory(directory)) ?? []
-        count.withLock { $0 = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.count }
+        count.withLock { $0 = names.filter(CollectorDataLayout.isJSONFile).count }
     }
 
     /// Stores the event unless one with that id is stored; true when it is new.
     func store(_ payload: Data, eventID: String) throws(FileError) -> Bool {
-        let path = "\(directory)/\(eventID).json"
+        let path = CollectorDataLayout.jsonFile(id: eventID, in: directory)
         let outcome = try FileSystem.createExclusively(payload, at: path, mode: DataDirectory.fileMode)
         if outcome == .created { count.withLock { $0 += 1 } }
         return outcome == .created
@@ -29,7 +29,7 @@ final class SentryEventStore: Sendable {
     /// The stored files' bytes, in no order (one that cannot be read is left out).
     func storedFiles() -> [[UInt8]] {
         let names = (try? FileSystem.contentsOfDirectory(directory)) ?? []
-        return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.compactMap { name in
+        return names.filter(CollectorDataLayout.isJSONFile).compactMap { name in
             try? FileSystem.read("\(directory)/\(name)", limit: DataDirectory.maxReadBytes)
         }
     }
