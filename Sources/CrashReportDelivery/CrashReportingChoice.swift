@@ -1,20 +1,13 @@
 import CrashReporterSupport
 
-/// The crash-reporting choice as it is stored: `<state>/crash-reporting.consent` holding
-/// `enabled` or `disabled` (absent until the user chooses), and the operators' override
-/// `CRASH_REPORTER_DISABLED`. Read here so that the service (`CrashReportingConsent`) and
-/// `crashreport upload` apply one rule.
+/// The crash-reporting choice: the user's, stored in `<state>/crash-reporting.consent` (its
+/// format is `ConsentFiles`'), and the operators' override `CRASH_REPORTER_DISABLED`. Decided
+/// here so that the service (`CrashReportingConsent`) and `crashreport upload` apply one rule.
 package enum CrashReportingChoice {
 
     /// The stored choice, nil when the user never chose (or the file is unreadable).
     package static func stored(stateDirectory: String) -> Bool? {
-        // The file holds one word; anything much larger is not ours.
-        guard let bytes = try? FileSystem.read(path(stateDirectory), limit: 4096) else { return nil }
-        switch String(decoding: bytes, as: UTF8.self).trimmingASCIIWhitespace() {
-        case "enabled": return true
-        case "disabled": return false
-        default: return nil
-        }
+        ConsentFiles.crashReporting(stateDirectory: stateDirectory)
     }
 
     /// Whether the operator turned crash reporting off, by the one rule for
@@ -37,10 +30,6 @@ package enum CrashReportingChoice {
     /// Stores the choice, atomically and durably (it must survive a power cut), creating the
     /// state directory when needed.
     package static func store(enabled: Bool, stateDirectory: String) throws(FileError) {
-        try FileSystem.createDirectory(stateDirectory)
-        try FileSystem.writeAtomically(
-            Array((enabled ? "enabled\n" : "disabled\n").utf8), to: path(stateDirectory), durable: true)
+        try ConsentFiles.storeCrashReporting(enabled: enabled, stateDirectory: stateDirectory)
     }
-
-    private static func path(_ stateDirectory: String) -> String { StateLayout(stateDirectory).crashReportingConsent }
 }

@@ -54,7 +54,7 @@ public final class Tracker: Sendable {
             self.state = Lock(State(consent: .unknown, epoch: 0, installID: nil))
             return
         }
-        let record = ConsentFile.read(stateDirectory: stateDirectory)
+        let record = AnalyticsConsent.storedRecord(stateDirectory: stateDirectory)
         var installID: String?
         if record.consent == .granted {
             installID = AnalyticsDirectory.readInstallID(stateDirectory)
@@ -155,7 +155,7 @@ public final class Tracker: Sendable {
             if granted {
                 guard state.consent != .granted else { return false }
                 let epoch = state.epoch + 1
-                try ConsentFile.write(.init(consent: .granted, epoch: epoch), stateDirectory: stateDirectory)
+                try AnalyticsConsent.granted.store(epoch: epoch, stateDirectory: stateDirectory)
                 state.consent = .granted
                 state.epoch = epoch
                 self.granted.store(true, ordering: .releasing)
@@ -172,7 +172,7 @@ public final class Tracker: Sendable {
                     occurredAt: AnalyticsEvent.currentTime(),
                     installID: state.installID ?? UUIDBytes.random().description, consentEpoch: state.epoch)
                 : nil
-            try ConsentFile.write(.init(consent: .denied, epoch: state.epoch), stateDirectory: stateDirectory)
+            try AnalyticsConsent.denied.store(epoch: state.epoch, stateDirectory: stateDirectory)
             state.consent = .denied
             state.installID = nil
             self.granted.store(false, ordering: .releasing)
