@@ -253,7 +253,7 @@ if Context.environment["CRASH_REPORTER_FUZZ"] == "1" {
         ("FuzzReportReader", ["CrashReportFormat", "CrashReporterSupport"]),
         ("FuzzHTTPRequest", ["CrashCollectorParsers"]),
         ("FuzzSentryEnvelope", ["CrashCollectorParsers", "CrashReporterSupport"]),
-        ("FuzzEventsBatch", ["CrashCollectorParsers", "CrashReporterSupport"]),
+        ("FuzzEventsBatch", ["CrashCollectorParsers", "CrashReporterSupport", "Tracking"]),
         ("FuzzOTLPLogs", ["CrashCollectorParsers", "CrashReporterSupport"]),
         ("FuzzSentryDSN", ["CrashReportSentry"]),
         ("FuzzRetryHeaders", ["CrashReportSentry", "CrashReporterSupport"]),

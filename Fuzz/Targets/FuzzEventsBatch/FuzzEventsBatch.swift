@@ -1,5 +1,6 @@
 import CrashCollectorParsers
 import CrashReporterSupport
+import Tracking
 
 /// The events API's body: JSON, the `events` array, each event through the collector's rules
 /// (a body that is not `{"events": [...]}` is validated as one event).
@@ -22,7 +23,7 @@ public func fuzzEventsBatch(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
         ]
         if let user = accepted.userID { rebuilt["user_id"] = .string(user) }
         // The rebuilt event may be a few bytes longer (a clamped time has milliseconds).
-        guard JSON.serialize(.object(rebuilt)).count <= EventValidation.maxEventBytes else { continue }
+        guard JSON.serialize(.object(rebuilt)).count <= EventLimits.maxEventBytes else { continue }
         switch EventValidation.validate(.object(rebuilt), now: now) {
         case .success(let again):
             precondition(!again.clamped, "an accepted event's time is still out of range")
