@@ -37,11 +37,6 @@ package struct DeliveryConfiguration: Sendable {
     /// means "not set": the variable is not read either.
     package typealias Given = GivenSetting
 
-    /// Seconds an upload may take when `CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS` is not set.
-    package static let defaultUploadTimeout = 30.0
-    /// The shortest upload timeout used: a zero deadline could never be met.
-    package static let minimumUploadTimeout = 0.1
-
     /// Where reports go; nil when no DSN, URL or OTLP endpoint is set (they stay on the
     /// machine). A DSN wins over a URL, and a URL over an OTLP endpoint: a service that sets
     /// OpenTelemetry's variables for its traces and the project's for its crashes keeps
@@ -91,7 +86,8 @@ package struct DeliveryConfiguration: Sendable {
         }
         if let base { policy.backoff.base = .seconds(base) }
         uploadTimeout = Swift.max(
-            try settings.seconds(.uploadTimeoutSeconds) ?? Self.defaultUploadTimeout, Self.minimumUploadTimeout)
+            try settings.seconds(.uploadTimeoutSeconds) ?? ConfigurationDefaults.uploadTimeout.inSeconds,
+            ConfigurationDefaults.minimumUploadTimeout.inSeconds)
         disabledByOperator = try CrashReportingChoice.operatorDisabled(settings)
         self.limits = try DeliveryLimits(settings, given: limits)
     }

@@ -1,14 +1,15 @@
 import CrashReporterSupport
 
-/// How much a crash loop may send and keep (docs/crash-loops.md):
+/// How much a crash loop may send and keep (docs/crash-loops.md); the defaults are
+/// `ConfigurationDefaults`':
 ///
-/// | setting | variable | default |
-/// |---|---|---|
-/// | `capCount`: full reports per signature and window (0: no cap) | `CRASH_REPORTER_CAP_COUNT` | 5 |
-/// | `capWindow`: the window, in seconds | `CRASH_REPORTER_CAP_WINDOW_SECONDS` | 3600 |
-/// | `maxPendingReports`: reports kept unsent, in `pending/` and in `withheld/` each (0: no bound) | `CRASH_REPORTER_MAX_PENDING_REPORTS` | 100 |
-/// | `maxPendingBytes`: their bytes, in each folder (0: no bound) | `CRASH_REPORTER_MAX_PENDING_BYTES` | 50 MiB |
-/// | `keepDays`: days `delivered/`, `rejected/` and `withheld/` keep a report (0: no bound) | `CRASH_REPORTER_KEEP_DAYS` | 30 |
+/// | setting | variable |
+/// |---|---|
+/// | `capCount`: full reports per signature and window (0: no cap) | `CRASH_REPORTER_CAP_COUNT` |
+/// | `capWindow`: the window, in seconds | `CRASH_REPORTER_CAP_WINDOW_SECONDS` |
+/// | `maxPendingReports`: reports kept unsent, in `pending/` and in `withheld/` each (0: no bound) | `CRASH_REPORTER_MAX_PENDING_REPORTS` |
+/// | `maxPendingBytes`: their bytes, in each folder (0: no bound) | `CRASH_REPORTER_MAX_PENDING_BYTES` |
+/// | `keepDays`: days `delivered/`, `rejected/` and `withheld/` keep a report (0: no bound) | `CRASH_REPORTER_KEEP_DAYS` |
 package struct DeliveryLimits: Sendable, Equatable {
     package var capCount: Int
     package var capWindow: Double
@@ -17,8 +18,11 @@ package struct DeliveryLimits: Sendable, Equatable {
     package var keepDays: Double
 
     package init(
-        capCount: Int = 5, capWindow: Double = 3600, maxPendingReports: Int = 100,
-        maxPendingBytes: Int = 50 << 20, keepDays: Double = 30
+        capCount: Int = ConfigurationDefaults.capCount,
+        capWindow: Double = ConfigurationDefaults.capWindow.inSeconds,
+        maxPendingReports: Int = ConfigurationDefaults.maxPendingReports,
+        maxPendingBytes: Int = ConfigurationDefaults.maxPendingBytes,
+        keepDays: Double = ConfigurationDefaults.retention.inDays
     ) {
         self.capCount = capCount
         self.capWindow = capWindow

@@ -20,13 +20,15 @@ package enum DeliveryDecision: Sendable, Equatable {
 ///   with the status when there was one and the reason; damaged: rejected without a status.
 /// - After `maximumAttempts` or once the report has been retried for `maximumAge`: rejected.
 package struct DeliveryPolicy: Sendable, Equatable {
-    /// Crash reports' waits: 30 s doubling to 6 h, ±20 %, a server's wait up to 24 h.
+    /// Crash reports' waits (ConfigurationDefaults): 30 s doubling to 6 h, ±20 %, a server's
+    /// wait up to 24 h.
     package static let crashReportBackoff = RetryBackoff(
-        base: .seconds(30), cap: .seconds(6 * 3600), longestServerWait: .seconds(24 * 3600), jitter: 0.2)
+        base: ConfigurationDefaults.retryBaseDelay, cap: ConfigurationDefaults.retryMaximumDelay,
+        longestServerWait: ConfigurationDefaults.retryMaximumServerDelay, jitter: ConfigurationDefaults.retryJitter)
 
     package var backoff = Self.crashReportBackoff
-    package var maximumAttempts: Int = 30
-    package var maximumAge: Duration = .seconds(30 * 86400)
+    package var maximumAttempts: Int = ConfigurationDefaults.retryMaximumAttempts
+    package var maximumAge: Duration = ConfigurationDefaults.retryMaximumAge
 
     /// The decision for `outcome` of an attempt made at `now` on a report in `state`.
     /// `random` is a number in 0..<1 (the jitter's draw).

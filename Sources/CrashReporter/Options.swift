@@ -1,4 +1,5 @@
 import CCrashReporter
+import CrashReporterSupport
 import Glibc
 
 /// How the crash reporter is set up. Every field has a default; environment variables fill
@@ -86,16 +87,16 @@ public struct Options: Sendable {
         appBuild: String? = nil,
         environment: String? = nil,
         stateDirectory: String? = nil,
-        breadcrumbCapacity: Int = 100,
+        breadcrumbCapacity: Int = ConfigurationDefaults.breadcrumbCapacity,
         sentryDSN: String? = nil,
         uploadURL: String? = nil,
         otlp: OTLPOptions? = nil,
         retryBaseDelay: Duration? = nil,
-        keepDelivered: Int = 20,
+        keepDelivered: Int = ConfigurationDefaults.keepDelivered,
         deliverAtStart: Bool = true,
-        maxThreads: Int = 256,
-        maxFramesPerThread: Int = 64,
-        threadCaptureTimeout: Duration = .milliseconds(100),
+        maxThreads: Int = ConfigurationDefaults.maxThreads,
+        maxFramesPerThread: Int = ConfigurationDefaults.maxFramesPerThread,
+        threadCaptureTimeout: Duration = ConfigurationDefaults.threadCaptureTimeout,
         snapshotSignal: SnapshotSignal? = nil,
         hangTimeout: Duration? = nil,
         capCount: Int? = nil,

@@ -35,7 +35,8 @@ struct ResolvedConfiguration: Sendable {
         appName = name
         appVersion = options.appVersion ?? settings.raw(.appVersion) ?? settings.text(.sentryRelease) ?? ""
         appBuild = options.appBuild ?? settings.raw(.appBuild) ?? ""
-        environmentName = options.environment ?? settings.text(.sentryEnvironment) ?? "production"
+        environmentName =
+            options.environment ?? settings.text(.sentryEnvironment) ?? ConfigurationDefaults.environmentName
         let dir = StateDirectory.resolve(appName: name, explicit: options.stateDirectory, environment: environment)
         guard dir.hasPrefix("/") else {
             throw .invalidOption("the state directory must be an absolute path: \(dir)")
@@ -63,7 +64,7 @@ struct ResolvedConfiguration: Sendable {
                     capWindow: .init(options.capWindow?.inSeconds, name: "Options.capWindow"),
                     maxPendingReports: .init(options.maxPendingReports, name: "Options.maxPendingReports"),
                     maxPendingBytes: .init(options.maxPendingBytes, name: "Options.maxPendingBytes"),
-                    keepDays: .init(options.retention.map { $0.inSeconds / 86400 }, name: "Options.retention")))
+                    keepDays: .init(options.retention.map(\.inDays), name: "Options.retention")))
         } catch {
             throw .invalidOption(error.description)
         }
@@ -115,10 +116,12 @@ struct ResolvedConfiguration: Sendable {
         return Int(total)
     }
 
-    /// `CRASH_REPORTER_HANG_TIMEOUT_SECONDS`, 10 s when unset.
+    /// `CRASH_REPORTER_HANG_TIMEOUT_SECONDS`, `ConfigurationDefaults.hangTimeout` when unset.
     static func hangTimeout(_ settings: EnvironmentSettings) throws(CrashReporterError) -> Duration {
         do throws(SettingError) {
-            guard let seconds = try settings.seconds(.hangTimeoutSeconds) else { return .seconds(10) }
+            guard let seconds = try settings.seconds(.hangTimeoutSeconds) else {
+                return ConfigurationDefaults.hangTimeout
+            }
             // Clamped before the conversion: 1e30 is refused by the range check, not a trap.
             return .milliseconds(Int64(min(seconds * 1000, 1e15).rounded()))
         } catch {

@@ -22,26 +22,32 @@ struct DeliveryArguments: ParsableArguments {
 
     @Option(
         help: .defaulting(
-            to: .capCount, "Full reports of one signature sent per window, 0 for no cap", else: "5", valueName: "n"))
+            to: .capCount, "Full reports of one signature sent per window, 0 for no cap",
+            else: "\(ConfigurationDefaults.capCount)", valueName: "n"))
     var capCount: Int?
 
-    @Option(help: .defaulting(to: .capWindowSeconds, "The cap's window in seconds", else: "3600", valueName: "seconds"))
+    @Option(
+        help: .defaulting(
+            to: .capWindowSeconds, "The cap's window in seconds",
+            else: "\(ConfigurationDefaults.capWindow.components.seconds)", valueName: "seconds"))
     var capWindow: Double?
 
     @Option(
         help: .defaulting(
             to: .maxPendingReports, "Unsent reports kept in pending/ and in withheld/ each, 0 for no bound",
-            else: "100", valueName: "n"))
+            else: "\(ConfigurationDefaults.maxPendingReports)", valueName: "n"))
     var maxPendingReports: Int?
 
     @Option(
         help: .defaulting(
-            to: .maxPendingBytes, "Their bytes in each folder, 0 for no bound", else: "52428800", valueName: "bytes"))
+            to: .maxPendingBytes, "Their bytes in each folder, 0 for no bound",
+            else: "\(ConfigurationDefaults.maxPendingBytes)", valueName: "bytes"))
     var maxPendingBytes: Int?
 
     @Option(
         help: .defaulting(
-            to: .keepDays, "Days delivered/, rejected/ and withheld/ keep a report, 0 for no bound", else: "30",
+            to: .keepDays, "Days delivered/, rejected/ and withheld/ keep a report, 0 for no bound",
+            else: "\(Int(ConfigurationDefaults.retention.inDays))",
             valueName: "days"))
     var keepDays: Double?
 

@@ -40,7 +40,7 @@ struct DeliveryConfigurationTests {
             "CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS": "0",
         ])
         #expect(blankDSN.destination == .endpoint(try HTTPURL("http://127.0.0.1:1/api/reports")))
-        #expect(blankDSN.uploadTimeout == DeliveryConfiguration.minimumUploadTimeout)
+        #expect(blankDSN.uploadTimeout == ConfigurationDefaults.minimumUploadTimeout.inSeconds)
         #expect(blankDSN.makeTransport(release: nil, environment: nil) is HTTPEndpointTransport)
     }
 
