@@ -7,7 +7,7 @@ import CrashReporterSupport
 ///
 /// The rules (docs/crash-loops.md):
 /// - a window opens when a report of a signature is delivered and no window of it is open, and
-///   lasts `capWindow` seconds;
+///   lasts `capWindow`;
 /// - in an open window, `capCount` reports are sent in full; the rest are withheld (kept in
 ///   `withheld/`, counted here);
 /// - once the window has closed, the newest withheld report is sent as the summary, carrying
@@ -55,7 +55,7 @@ package struct DeliveryCaps: Codable, Sendable, Equatable {
     }
 
     func isOpen(_ entry: Entry, now: Timestamp, limits: DeliveryLimits) -> Bool {
-        now < entry.windowStart.adding(seconds: limits.capWindow)
+        now < entry.windowStart.adding(seconds: limits.capWindow.inSeconds)
     }
 
     /// What to do with a report of `signature` at `now`. Changes nothing: a report only counts
@@ -129,7 +129,7 @@ package struct DeliveryCaps: Codable, Sendable, Equatable {
     package func nextSummary(limits: DeliveryLimits) -> Double? {
         signatures.values.compactMap { entry -> Double? in
             guard entry.withheld > 0, entry.carrier != nil else { return nil }
-            let close = entry.windowStart.adding(seconds: limits.capWindow)
+            let close = entry.windowStart.adding(seconds: limits.capWindow.inSeconds)
             return Swift.max(close, entry.summaryNotBefore ?? close).seconds
         }.min()
     }

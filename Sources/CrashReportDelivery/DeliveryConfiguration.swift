@@ -45,8 +45,8 @@ package struct DeliveryConfiguration: Sendable {
     package var policy: DeliveryPolicy
     /// The crash-loop cap and retention bounds (`DeliveryLimits`, its variables).
     package var limits: DeliveryLimits
-    /// Seconds the whole exchange of one upload may take.
-    package var uploadTimeout: Double
+    /// How long the whole exchange of one upload may take.
+    package var uploadTimeout: Duration
     /// `CRASH_REPORTER_DISABLED`: the operator turned crash reporting off.
     package var disabledByOperator: Bool
     /// The environment the HTTP client reads its proxies and trust store from.
@@ -84,10 +84,10 @@ package struct DeliveryConfiguration: Sendable {
         } else {
             base = try settings.seconds(.retryBaseSeconds)
         }
-        if let base { policy.backoff.base = .seconds(base) }
-        uploadTimeout = Swift.max(
-            try settings.seconds(.uploadTimeoutSeconds) ?? ConfigurationDefaults.uploadTimeout.inSeconds,
-            ConfigurationDefaults.minimumUploadTimeout.inSeconds)
+        if let base { policy.backoff.base = .seconds(clamping: base) }
+        let uploadTimeout = try settings.seconds(.uploadTimeoutSeconds).map(Duration.seconds(clamping:))
+        self.uploadTimeout = Swift.max(
+            uploadTimeout ?? ConfigurationDefaults.uploadTimeout, ConfigurationDefaults.minimumUploadTimeout)
         disabledByOperator = try CrashReportingChoice.operatorDisabled(settings)
         self.limits = try DeliveryLimits(settings, given: limits)
     }
@@ -107,7 +107,8 @@ package struct DeliveryConfiguration: Sendable {
         case .endpoint(let url):
             HTTPEndpointTransport(url: url, timeout: uploadTimeout, environment: environment)
         case .otlp(let settings):
-            OTLPTransport(settings: settings, timeout: uploadTimeout, environment: environment, diagnose: diagnose)
+            OTLPTransport(
+                settings: settings, timeout: uploadTimeout, environment: environment, diagnose: diagnose)
         case nil:
             nil
         }

@@ -57,7 +57,7 @@ package struct DeliveryPolicy: Sendable, Equatable {
         if let first = next.firstAttempt, now.seconds(since: first) >= maximumAge.inSeconds {
             return .reject(
                 status: nil,
-                reason: "gave up after \(maximumAge.components.seconds / 86400) days; last: \(next.lastError ?? "")")
+                reason: "gave up after \(Int(maximumAge.inDays)) days; last: \(next.lastError ?? "")")
         }
         let delay = backoff.wait(afterFailures: next.attempts, serverWait: serverWait, random: random)
         let at = now.adding(seconds: delay.inSeconds)

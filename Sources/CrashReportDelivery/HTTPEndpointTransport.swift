@@ -6,12 +6,14 @@ import CrashReporterSupport
 package struct HTTPEndpointTransport: ReportTransport {
     package let url: HTTPURL
     /// Seconds the whole exchange may take (connect, TLS, send, the complete answer).
-    package var timeout: Double
+    package var timeout: Duration
     private let client: HTTPClient
 
     /// A transport to `url`. The client's proxies and trust store (`SSL_CERT_FILE`,
     /// `SSL_CERT_DIR`) come from `environment`, the process's when nil.
-    package init(url: HTTPURL, timeout: Double = 30, environment: [String: String]? = nil) {
+    package init(
+        url: HTTPURL, timeout: Duration = ConfigurationDefaults.uploadTimeout, environment: [String: String]? = nil
+    ) {
         self.url = url
         self.timeout = timeout
         self.client = HTTPClient(userAgent: CrashReportVersion.userAgent, environment: environment)
@@ -30,7 +32,7 @@ package struct HTTPEndpointTransport: ReportTransport {
         let request = HTTPRequest(
             url: url, method: "POST",
             headers: headers,
-            body: report.fileData, timeout: .seconds(timeout))
+            body: report.fileData, timeout: timeout)
         return post(request)
     }
 

@@ -14,7 +14,7 @@ import CrashReporterSupport
 package struct OTLPTransport: ReportTransport {
     package let settings: OTLPSettings
     /// Seconds the whole exchange may take (connect, TLS, send, the complete answer).
-    package var timeout: Double
+    package var timeout: Duration
     /// Where the receiver's warnings go (the package's diagnostics, the CLI's standard error).
     package var diagnose: @Sendable (String) -> Void
     private let client: HTTPClient
@@ -22,7 +22,8 @@ package struct OTLPTransport: ReportTransport {
     /// A transport for `settings`. The client's proxies and trust store (`SSL_CERT_FILE`,
     /// `SSL_CERT_DIR`) come from `environment`, the process's when nil.
     package init(
-        settings: OTLPSettings, timeout: Double = 30, environment: [String: String]? = nil,
+        settings: OTLPSettings, timeout: Duration = ConfigurationDefaults.uploadTimeout,
+        environment: [String: String]? = nil,
         diagnose: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.settings = settings
@@ -51,7 +52,7 @@ package struct OTLPTransport: ReportTransport {
         headers.append("Content-Encoding", "gzip")
         headers.append("User-Agent", CrashReportVersion.userAgent)
         let request = HTTPRequest(
-            url: settings.endpoint, method: "POST", headers: headers, body: compressed, timeout: .seconds(timeout))
+            url: settings.endpoint, method: "POST", headers: headers, body: compressed, timeout: timeout)
         let response: HTTPResponse
         do {
             response = try client.send(request)

@@ -2,7 +2,7 @@ import CrashReporterSupport
 
 /// Keeps a state directory within its bounds (`DeliveryLimits`): `pending/` and `withheld/`
 /// each hold at most `maxPendingReports` reports and `maxPendingBytes` bytes, and
-/// `delivered/`, `rejected/` and `withheld/` keep a report at most `keepDays` days. The oldest
+/// `delivered/`, `rejected/` and `withheld/` keep a report at most `retention`. The oldest
 /// go first. Run under the directory lock at the start of each delivery pass.
 package enum Retention {
     /// A report file with what the bounds look at.
@@ -46,7 +46,7 @@ package enum Retention {
     static func plan(_ store: ReportStore, limits: DeliveryLimits, now: Timestamp) -> (
         pending: [File], others: [(folder: String, file: File)]
     ) {
-        let maxAge = limits.keepDays * 86400
+        let maxAge = limits.retention.inSeconds
         let pending = excess(
             files(in: store.pending), maxCount: limits.maxPendingReports, maxBytes: limits.maxPendingBytes)
         var others = excess(

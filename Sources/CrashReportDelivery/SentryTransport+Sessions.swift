@@ -40,7 +40,7 @@ extension HTTPEndpointTransport {
             HTTPRequest(
                 url: target, method: "POST",
                 headers: ["Content-Type": "application/json", "User-Agent": CrashReportVersion.userAgent],
-                body: body, timeout: .seconds(timeout)))
+                body: body, timeout: timeout))
     }
 
     /// The report URL with its last path segment replaced by `sessions` (the query dropped).

@@ -13,7 +13,7 @@ package struct SentryTransport: ReportTransport {
     package var release: String?
     package var environment: String?
     /// Seconds the whole exchange may take (connect, TLS, send, the complete answer).
-    package var timeout: Double
+    package var timeout: Duration
     private let client: HTTPClient
 
     package static let sdkName = CrashReportVersion.clientName
@@ -22,7 +22,8 @@ package struct SentryTransport: ReportTransport {
     /// already. The client's proxies and trust store (`SSL_CERT_FILE`, `SSL_CERT_DIR`) come from
     /// `clientEnvironment`, the process's when nil.
     package init(
-        dsn: SentryDSN, envelopeURL: HTTPURL, release: String?, environment: String?, timeout: Double = 30,
+        dsn: SentryDSN, envelopeURL: HTTPURL, release: String?, environment: String?,
+        timeout: Duration = ConfigurationDefaults.uploadTimeout,
         clientEnvironment: [String: String]? = nil
     ) {
         self.dsn = dsn
@@ -36,7 +37,7 @@ package struct SentryTransport: ReportTransport {
     /// A transport to the DSN's project. Throws `HTTPError.invalidURL` when the envelope URL
     /// is one the HTTP client cannot use (a non-ASCII host, say).
     package init(
-        dsn: SentryDSN, release: String?, environment: String?, timeout: Double = 30,
+        dsn: SentryDSN, release: String?, environment: String?, timeout: Duration = ConfigurationDefaults.uploadTimeout,
         clientEnvironment: [String: String]? = nil
     ) throws(HTTPError) {
         self.init(
@@ -72,7 +73,7 @@ package struct SentryTransport: ReportTransport {
                 "X-Sentry-Auth": dsn.authHeader(sdkName: Self.sdkName, sdkVersion: CrashReportVersion.current),
                 "User-Agent": CrashReportVersion.userAgent,
             ],
-            body: body, timeout: .seconds(timeout))
+            body: body, timeout: timeout)
         return DeliveryOutcome(sending: request, with: client)
     }
 }

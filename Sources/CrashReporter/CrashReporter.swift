@@ -343,9 +343,9 @@ public enum CrashReporter {
                 breadcrumb_capacity: UInt32(config.breadcrumbCapacity),
                 max_threads: UInt32(config.maxThreads),
                 max_frames_per_thread: UInt32(config.maxFramesPerThread),
-                thread_timeout_ms: UInt32(config.threadCaptureTimeoutMs),
+                thread_timeout_ms: UInt32(config.threadCaptureTimeout.inMilliseconds),
                 snapshot_signal: config.snapshotSignal.number ?? 0,
-                hang_timeout_ms: UInt32(config.hangTimeoutMs))
+                hang_timeout_ms: UInt32(config.hangTimeout.inMilliseconds))
             return scr_install(&c)
         }
         switch Int(result) {

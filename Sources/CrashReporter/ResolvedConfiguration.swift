@@ -18,9 +18,11 @@ struct ResolvedConfiguration: Sendable {
     var keepDelivered: Int
     var maxThreads: Int
     var maxFramesPerThread: Int
-    var threadCaptureTimeoutMs: Int
+    /// Checked, in whole milliseconds (the C core's unit).
+    var threadCaptureTimeout: Duration
     var snapshotSignal: SnapshotSignal
-    var hangTimeoutMs: Int
+    /// Checked, in whole milliseconds (the C core's unit).
+    var hangTimeout: Duration
     var recordRuns: Bool
     var watchExecutors: Bool
     var crashOutput: CrashOutput
@@ -77,16 +79,16 @@ struct ResolvedConfiguration: Sendable {
             throw .invalidOption("maxFramesPerThread must be between 1 and 256")
         }
         maxFramesPerThread = options.maxFramesPerThread
-        threadCaptureTimeoutMs = try Self.milliseconds(
+        threadCaptureTimeout = try Self.milliseconds(
             options.threadCaptureTimeout, in: 1...10_000, name: "threadCaptureTimeout", range: "1 ms and 10 s")
-        let hangTimeout: Duration
+        let givenHangTimeout: Duration
         if let option = options.hangTimeout {
-            hangTimeout = option
+            givenHangTimeout = option
         } else {
-            hangTimeout = try Self.hangTimeout(settings)
+            givenHangTimeout = try Self.hangTimeout(settings)
         }
-        hangTimeoutMs = try Self.milliseconds(
-            hangTimeout, in: 100...3_600_000,
+        hangTimeout = try Self.milliseconds(
+            givenHangTimeout, in: 100...3_600_000,
             name: options.hangTimeout == nil ? EnvironmentVariable.hangTimeoutSeconds.name : "hangTimeout",
             range: "100 ms and 1 h")
         recordRuns = options.recordRuns && !settings.isZero(.runRecords)
@@ -104,16 +106,16 @@ struct ResolvedConfiguration: Sendable {
         }
     }
 
-    /// `duration` in whole milliseconds, checked against `bounds`.
+    /// `duration` cut to whole milliseconds, checked against `bounds` (in milliseconds).
     private static func milliseconds(
         _ duration: Duration, in bounds: ClosedRange<Int>, name: String, range: String
-    ) throws(CrashReporterError) -> Int {
+    ) throws(CrashReporterError) -> Duration {
         let (seconds, attoseconds) = duration.components
         let ms = seconds.multipliedReportingOverflow(by: 1000)
         guard !ms.overflow, case let total = ms.partialValue + attoseconds / 1_000_000_000_000_000,
             bounds.contains(Int(clamping: total))
         else { throw .invalidOption("\(name) must be between \(range)") }
-        return Int(total)
+        return .milliseconds(total)
     }
 
     /// `CRASH_REPORTER_HANG_TIMEOUT_SECONDS`, `ConfigurationDefaults.hangTimeout` when unset.

@@ -8,7 +8,7 @@ import Testing
 @Suite("Crash-loop cap")
 struct DeliveryCapsTests {
     let start = Timestamp(seconds: 1_800_000_000)
-    let limits = DeliveryLimits(capCount: 3, capWindow: 600)
+    let limits = DeliveryLimits(capCount: 3, capWindow: .seconds(600))
     let loop = "SIGSEGV | crashBySegfault()"
 
     /// Offers `count` reports of `signature` one second apart from `from`, recording what
@@ -92,7 +92,7 @@ struct DeliveryCapsTests {
     @Test("a cap of 0 sends everything")
     func noCap() {
         var book = DeliveryCaps()
-        let unlimited = DeliveryLimits(capCount: 0, capWindow: 600)
+        let unlimited = DeliveryLimits(capCount: 0, capWindow: .seconds(600))
         for n in 0..<20 {
             let now = start.adding(seconds: Double(n))
             #expect(book.decide(signature: loop, now: now, limits: unlimited) == .send(suppressed: 0))

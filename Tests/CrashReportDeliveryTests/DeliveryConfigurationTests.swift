@@ -12,7 +12,7 @@ struct DeliveryConfigurationTests {
         let configuration = try DeliveryConfiguration(environment: [:])
         #expect(configuration.destination == nil)
         #expect(configuration.policy == DeliveryPolicy())
-        #expect(configuration.uploadTimeout == 30)
+        #expect(configuration.uploadTimeout == .seconds(30))
         #expect(!configuration.disabledByOperator)
         #expect(configuration.makeTransport(release: nil, environment: nil) == nil)
     }
@@ -31,7 +31,7 @@ struct DeliveryConfigurationTests {
         #expect(dsn.publicKey == "key")
         #expect(url.description == "https://sentry.example/api/7/envelope/")
         #expect(configuration.policy.backoff.base == .zero)
-        #expect(configuration.uploadTimeout == 2.5)
+        #expect(configuration.uploadTimeout == .milliseconds(2500))
         #expect(!configuration.disabledByOperator)
         #expect(configuration.makeTransport(release: nil, environment: nil) is SentryTransport)
 
@@ -40,7 +40,7 @@ struct DeliveryConfigurationTests {
             "CRASH_REPORTER_UPLOAD_TIMEOUT_SECONDS": "0",
         ])
         #expect(blankDSN.destination == .endpoint(try HTTPURL("http://127.0.0.1:1/api/reports")))
-        #expect(blankDSN.uploadTimeout == ConfigurationDefaults.minimumUploadTimeout.inSeconds)
+        #expect(blankDSN.uploadTimeout == ConfigurationDefaults.minimumUploadTimeout)
         #expect(blankDSN.makeTransport(release: nil, environment: nil) is HTTPEndpointTransport)
     }
 

@@ -13,7 +13,7 @@ struct DeliveryPolicyTests {
         maximumAttempts: 5, maximumAge: .seconds(86400))
 
     func response(_ status: Int, retryAfter: Double? = nil, reason: String = "") -> DeliveryOutcome {
-        DeliveryOutcome(status: status, serverWait: retryAfter.map(Duration.seconds), reason: reason)
+        DeliveryOutcome(status: status, serverWait: retryAfter.map { Duration.seconds($0) }, reason: reason)
     }
 
     @Test("2xx is delivered", arguments: [200, 201, 202, 204, 299])

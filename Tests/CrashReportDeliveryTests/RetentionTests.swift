@@ -52,7 +52,7 @@ struct RetentionTests {
         #expect(FileManager.default.createFile(atPath: old, contents: Data([1])))
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1)], ofItemAtPath: old)
 
-        let limits = DeliveryLimits(maxPendingReports: 4, maxPendingBytes: 0, keepDays: 30)
+        let limits = DeliveryLimits(maxPendingReports: 4, maxPendingBytes: 0, retention: .days(30))
         let removed = Retention.apply(to: store, limits: limits, now: Timestamp(seconds: 1_800_000_100))
         #expect(removed == 2)
         #expect(store.pendingReports().map { ReportStore.id(of: $0) } == Array(ids.suffix(4)))

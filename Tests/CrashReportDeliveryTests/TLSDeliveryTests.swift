@@ -37,7 +37,7 @@ struct TLSDeliveryTests {
     func plainEndpoint() throws {
         let server = try FaultServer(responses: ["201"], tls: certificates)
         let transport = HTTPEndpointTransport(
-            url: try HTTPURL(server.url), timeout: 10, environment: ["SSL_CERT_FILE": certificates.caFile])
+            url: try HTTPURL(server.url), timeout: .seconds(10), environment: ["SSL_CERT_FILE": certificates.caFile])
         let summary = try deliver(with: transport)
         #expect(summary.delivered == [id])
         let request = try #require(server.requests.first)
@@ -54,7 +54,7 @@ struct TLSDeliveryTests {
         let server = try FaultServer(responses: ["200"], tls: certificates)
         let dsn = try SentryDSN("https://publickey123@127.0.0.1:\(server.port)/42")
         let transport = try SentryTransport(
-            dsn: dsn, release: nil, environment: nil, timeout: 10,
+            dsn: dsn, release: nil, environment: nil, timeout: .seconds(10),
             clientEnvironment: ["SSL_CERT_FILE": certificates.caFile])
         let summary = try deliver(with: transport)
         #expect(summary.delivered == [id])
@@ -73,7 +73,7 @@ struct TLSDeliveryTests {
     func untrustedCertificate() throws {
         let server = try FaultServer(responses: ["201"], tls: certificates)
         // No SSL_CERT_FILE: the system's trust store, which does not know the test CA.
-        let transport = HTTPEndpointTransport(url: try HTTPURL(server.url), timeout: 10, environment: [:])
+        let transport = HTTPEndpointTransport(url: try HTTPURL(server.url), timeout: .seconds(10), environment: [:])
         let pendingFile = store.pending + "/\(id).crash"
         let summary = try Deliverer(store: store, transport: transport).deliverPending()
         defer { try? FileManager.default.removeItem(atPath: state) }

@@ -12,7 +12,7 @@ struct RetryBackoffTests {
     func doubling() {
         #expect(backoff.delay(afterFailures: 0) == .zero)
         let waits = (1...7).map { backoff.delay(afterFailures: $0) }
-        #expect(waits == [30, 60, 120, 240, 480, 600, 600].map(Duration.seconds))
+        #expect(waits == [30, 60, 120, 240, 480, 600, 600].map { Duration.seconds($0) })
         #expect(backoff.delay(afterFailures: Int.max) == .seconds(600))
     }
 

@@ -25,9 +25,9 @@ struct ThreadOptionsTests {
         let config = try resolve()
         #expect(config.maxThreads == 256)
         #expect(config.maxFramesPerThread == 64)
-        #expect(config.threadCaptureTimeoutMs == 100)
+        #expect(config.threadCaptureTimeout == .milliseconds(100))
         #expect(config.snapshotSignal == .quit && config.snapshotSignal.number == SIGQUIT)
-        #expect(config.hangTimeoutMs == 10_000)
+        #expect(config.hangTimeout == .seconds(10))
     }
 
     @Test("the executor watch: on by default; CRASH_REPORTER_WATCH_EXECUTORS=0 or the option turns it off")
@@ -79,8 +79,8 @@ struct ThreadOptionsTests {
     @Test("CRASH_REPORTER_HANG_TIMEOUT_SECONDS: seconds, by the same rule and bounds; the option wins")
     func hangTimeoutFromTheEnvironment() throws {
         let name = "CRASH_REPORTER_HANG_TIMEOUT_SECONDS"
-        #expect(try resolve(Options(), [name: "2.5"]).hangTimeoutMs == 2500)
-        #expect(try resolve(Options(hangTimeout: .seconds(3)), [name: "2.5"]).hangTimeoutMs == 3000)
+        #expect(try resolve(Options(), [name: "2.5"]).hangTimeout == .milliseconds(2500))
+        #expect(try resolve(Options(hangTimeout: .seconds(3)), [name: "2.5"]).hangTimeout == .seconds(3))
         #expect(refusal(Options(), [name: "-1"])?.contains("\(name) must be a number of seconds") == true)
         #expect(refusal(Options(), [name: "0.01"])?.contains("\(name) must be between 100 ms and 1 h") == true)
         #expect(refusal(Options(), [name: "1e30"]) != nil)
