@@ -91,6 +91,19 @@ if arguments.contains("--start-only") {
     try StartBenchmark.run(binary: crashTest, runs: quick ? 5 : 30, report: sample).forEach { print($0) }
     exit(0)
 }
+if arguments.contains("--outbox-only") {
+    // Issue 32's before/after figures; Benchmarks/outbox-compare.sh runs two builds interleaved.
+    print("## Outboxes\n")
+    let sample = FileManager.default.temporaryDirectory.appendingPathComponent("bench-outbox-\(getpid()).crash")
+    _ = try CrashBenchmark.crashOnce(binary: crashTest, environment: ["SWIFT_BACKTRACE": "enable=no"], keep: sample)
+    defer { try? FileManager.default.removeItem(at: sample) }
+    OutboxBenchmark.run(
+        crashTest: crashTest, crashreport: executableDirectory.appendingPathComponent("crashreport").path,
+        collector: executableDirectory.appendingPathComponent("crash-collector").path, reportPath: sample.path,
+        runs: quick ? 3 : 7
+    ).forEach { print($0) }
+    exit(0)
+}
 if arguments.contains("--async-only") {
     print("## Async frames: the walk at a crash\n")
     try AsyncBenchmark.run(binary: crashTest, runs: quick ? 5 : 30).forEach { print($0) }
