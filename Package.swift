@@ -85,8 +85,7 @@ let package = Package(
         .target(
             name: "CrashReporter",
             dependencies: [
-                "CCrashReporter", "Tracking", "CrashReportDelivery", "CrashReportSentry", "CrashSymbolication",
-                "CrashReporterSupport",
+                "CCrashReporter", "Tracking", "CrashReportDelivery", "CrashSymbolication", "CrashReporterSupport",
             ]
         ),
 

@@ -1,5 +1,6 @@
 import CrashReportDelivery
 import CrashReportFormat
+import CrashReporterHTTP
 import CrashReporterSupport
 import Foundation
 
@@ -107,8 +108,12 @@ enum WatchBenchmark {
 
     /// A transport that takes every report at once.
     struct Accepting: ReportTransport {
+        let url: HTTPURL
         var wantsSymbols: Bool { false }
-        func send(_ report: OutgoingReport) -> DeliveryOutcome { .delivered }
+        func encode(_ report: OutgoingReport) -> EncodedReport {
+            EncodedReport(id: report.id, request: HTTPRequest(url: url, method: "POST", body: report.fileData))
+        }
+        func send(_ encoded: EncodedReport) -> DeliveryOutcome { .delivered }
     }
 
     /// One pass over `count` pending reports (all of one crash) with and without the cap and
@@ -134,15 +139,16 @@ enum WatchBenchmark {
                 for n in 0..<count {
                     try file.write(to: pending.appendingPathComponent(String(format: "%08d.crash", n)))
                 }
-                var deliverer = Deliverer(
-                    store: ReportStore(stateDirectory: state.path, keepDelivered: count), transport: Accepting())
-                deliverer.limits = configuration.1
+                var pipeline = NextLaunchPipeline(
+                    store: ReportStore(stateDirectory: state.path, keepDelivered: count),
+                    transport: Accepting(url: try HTTPURL("http://127.0.0.1/")))
+                pipeline.limits = configuration.1
                 var start = clock.now
-                let summary = try deliverer.deliverPending()
+                let summary = try pipeline.run()
                 full[index].append(nanoseconds(clock.now - start))
                 guard summary.delivered.count == count else { throw CollectorBenchmark.Failure("not all delivered") }
                 start = clock.now
-                _ = try deliverer.deliverPending()
+                _ = try pipeline.run()
                 empty[index].append(nanoseconds(clock.now - start))
             }
         }

@@ -21,7 +21,8 @@ package struct HTTPEndpointTransport: ReportTransport {
 
     package var wantsSymbols: Bool { false }
 
-    package func send(_ report: OutgoingReport) -> DeliveryOutcome {
+    /// The file as written, with its id and the counts it carries as headers.
+    package func encode(_ report: OutgoingReport) throws(TransportEncodingError) -> EncodedReport {
         var headers: HTTPHeaders = [
             "Content-Type": "application/gzip",
             "X-Crash-Report-ID": report.id,
@@ -29,11 +30,13 @@ package struct HTTPEndpointTransport: ReportTransport {
         ]
         if report.notes.suppressed > 0 { headers.append(DeliveryNotes.suppressedHeader, "\(report.notes.suppressed)") }
         if report.notes.pruned > 0 { headers.append(DeliveryNotes.prunedHeader, "\(report.notes.pruned)") }
-        let request = HTTPRequest(
-            url: url, method: "POST",
-            headers: headers,
-            body: report.fileData, timeout: timeout)
-        return post(request)
+        return EncodedReport(
+            id: report.id,
+            request: HTTPRequest(url: url, method: "POST", headers: headers, body: report.fileData, timeout: timeout))
+    }
+
+    package func send(_ encoded: EncodedReport) -> DeliveryOutcome {
+        post(encoded.request)
     }
 
     func post(_ request: HTTPRequest) -> DeliveryOutcome {

@@ -40,26 +40,33 @@ package struct OTLPTransport: ReportTransport {
         return settings.encoding == .protobuf ? export.protobuf : export.json
     }
 
-    package func send(_ report: OutgoingReport) -> DeliveryOutcome {
+    /// The report as one log record, encoded as the settings ask, gzip-compressed, with the
+    /// operator's headers.
+    package func encode(_ report: OutgoingReport) throws(TransportEncodingError) -> EncodedReport {
         let compressed: [UInt8]
         do {
             compressed = try Gzip.compress(body(for: report))
         } catch {
-            return .rejected(status: nil, reason: "cannot compress the OTLP request: \(error)")
+            throw TransportEncodingError("cannot compress the OTLP request: \(error)")
         }
         var headers = HTTPHeaders(settings.headers)
         headers.append("Content-Type", settings.encoding.contentType)
         headers.append("Content-Encoding", "gzip")
         headers.append("User-Agent", CrashReportVersion.userAgent)
-        let request = HTTPRequest(
-            url: settings.endpoint, method: "POST", headers: headers, body: compressed, timeout: timeout)
+        return EncodedReport(
+            id: report.id,
+            request: HTTPRequest(
+                url: settings.endpoint, method: "POST", headers: headers, body: compressed, timeout: timeout))
+    }
+
+    package func send(_ encoded: EncodedReport) -> DeliveryOutcome {
         let response: HTTPResponse
         do {
-            response = try client.send(request)
+            response = try client.send(encoded.request)
         } catch {
             return .noAnswer(DeliveryOutcome.oneLine(error.description))
         }
-        return outcome(of: response, reportID: report.id)
+        return outcome(of: response, reportID: encoded.id)
     }
 
     /// What the receiver's answer means: a status as the other transports read it, or for a

@@ -31,8 +31,27 @@ extension ReportStore {
         ((try? FileSystem.contentsOfDirectory(pending)) ?? []).contains { $0.hasSuffix(StateLayout.Suffix.session) }
     }
 
-    /// Keeps a session for the next delivery pass, dropping the oldest beyond the bound.
-    package func saveSession(_ session: SentrySession) throws {
+    /// Keeps the session of an ended run for the next delivery pass, dropping the oldest
+    /// beyond the bound. The session gets a fresh random id.
+    package func keepSession(of run: EndedRun) throws {
+        try save(Self.session(of: run))
+    }
+
+    /// The release-health session of an ended run.
+    static func session(of run: EndedRun) -> SentrySession {
+        let status: SentrySession.Status =
+            switch run.ending {
+            case .exited: .exited
+            case .crashed: .crashed
+            case .abnormal: .abnormal
+            }
+        return SentrySession(
+            sid: UUIDBytes.random().description, started: run.started, ended: run.ended, status: status,
+            release: run.release, environment: run.environment)
+    }
+
+    /// Writes a session into `pending/`, dropping the oldest beyond the bound.
+    func save(_ session: SentrySession) throws {
         try FileSystem.createDirectory(pending)
         try FileSystem.writeAtomically(JSON.encode(session), to: layout.session(sid: session.sid))
         for old in pendingSessionFiles().dropLast(Self.maxPendingSessions) {
@@ -49,29 +68,5 @@ extension ReportStore {
         }
         _ = try? FileSystem.remove(path)
         return nil
-    }
-}
-
-extension Deliverer {
-    /// Sends the pending sessions in one request (up to 100, Sentry's bound per envelope; the
-    /// rest go in the next pass). Accepted or refused for good: they are removed. A failure
-    /// worth retrying keeps them for the next pass or the next launch.
-    package func deliverSessions() {
-        let files = Array(store.pendingSessionFiles().prefix(100))
-        guard !files.isEmpty else { return }
-        var sessions: [SentrySession] = []
-        var sent: [String] = []
-        for path in files {
-            guard let session = store.readSession(path) else { continue }
-            sessions.append(session)
-            sent.append(path)
-        }
-        guard !sessions.isEmpty else { return }
-        switch policy.decide(transport.send(sessions: sessions), state: DeliveryState(), now: now(), random: random()) {
-        case .delivered, .reject:
-            for path in sent { _ = try? FileSystem.remove(path) }
-        case .retry:
-            break
-        }
     }
 }

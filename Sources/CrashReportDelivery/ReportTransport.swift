@@ -1,5 +1,6 @@
 import CrashReportFormat
 import CrashReportSentry
+import CrashReporterHTTP
 import CrashReporterSupport
 
 /// One report to send: the file as written, its decoded form and, when the binary was on
@@ -25,14 +26,19 @@ package struct OutgoingReport: Sendable {
     }
 }
 
-/// Where reports go. A transport makes one attempt and says what happened; the retry rules
-/// are `DeliveryPolicy`'s.
+/// Where reports go, in two steps that the pipeline calls as two stages
+/// (`NextLaunchPipeline`): `encode` builds the report's wire form, `send` posts it. A transport
+/// makes one attempt and says what happened; the retry rules are `DeliveryPolicy`'s.
 package protocol ReportTransport: Sendable {
     /// Whether the transport wants symbols (computing them costs time).
     var wantsSymbols: Bool { get }
-    /// Sends the report, blocking the calling thread (the delivery worker's own) until the
-    /// server answers or the transport's timeout passes.
-    func send(_ report: OutgoingReport) -> DeliveryOutcome
+    /// The report as this transport's server takes it: the request, its body and headers.
+    /// Throws when the report cannot be expressed in that form, a verdict on the report: the
+    /// pipeline rejects it with the reason, and never retries it.
+    func encode(_ report: OutgoingReport) throws(TransportEncodingError) -> EncodedReport
+    /// Posts an encoded report, blocking the calling thread (the delivery worker's own) until
+    /// the server answers or the transport's timeout passes.
+    func send(_ encoded: EncodedReport) -> DeliveryOutcome
     /// Sends release-health sessions (docs/runs.md), blocking like `send`.
     func send(sessions: [SentrySession]) -> DeliveryOutcome
 }

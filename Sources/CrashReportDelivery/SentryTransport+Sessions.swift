@@ -20,7 +20,7 @@ extension SentryTransport {
         } catch {
             return .rejected(status: nil, reason: "cannot build the session envelope: \(error)")
         }
-        return post(envelope: body)
+        return post(request(envelope: body))
     }
 }
 

@@ -47,7 +47,9 @@ package struct SentryTransport: ReportTransport {
 
     package var wantsSymbols: Bool { true }
 
-    package func send(_ report: OutgoingReport) -> DeliveryOutcome {
+    /// The report as a native-crash event in an envelope, gzip-compressed, with the DSN's auth
+    /// header.
+    package func encode(_ report: OutgoingReport) throws(TransportEncodingError) -> EncodedReport {
         let body: [UInt8]
         do {
             let envelope = try SentryEnvelope.make(
@@ -58,14 +60,23 @@ package struct SentryTransport: ReportTransport {
             body = try Gzip.compress(envelope)
         } catch {
             // A report that cannot be expressed as an event is a verdict on the report.
-            return .rejected(status: nil, reason: "cannot build the Sentry envelope: \(error)")
+            throw TransportEncodingError("cannot build the Sentry envelope: \(error)")
         }
-        return post(envelope: body)
+        return EncodedReport(id: report.id, request: request(envelope: body))
     }
 
-    /// POSTs a gzip-compressed envelope with the DSN's auth header.
-    func post(envelope body: [UInt8]) -> DeliveryOutcome {
-        let request = HTTPRequest(
+    package func send(_ encoded: EncodedReport) -> DeliveryOutcome {
+        post(encoded.request)
+    }
+
+    /// One attempt at a request, its answer read by the outcome's one rule.
+    func post(_ request: HTTPRequest) -> DeliveryOutcome {
+        DeliveryOutcome(sending: request, with: client)
+    }
+
+    /// The POST of a gzip-compressed envelope with the DSN's auth header.
+    func request(envelope body: [UInt8]) -> HTTPRequest {
+        HTTPRequest(
             url: envelopeURL, method: "POST",
             headers: [
                 "Content-Type": "application/x-sentry-envelope",
@@ -74,6 +85,5 @@ package struct SentryTransport: ReportTransport {
                 "User-Agent": CrashReportVersion.userAgent,
             ],
             body: body, timeout: timeout)
-        return DeliveryOutcome(sending: request, with: client)
     }
 }

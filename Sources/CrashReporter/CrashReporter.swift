@@ -246,10 +246,10 @@ public enum CrashReporter {
             store.hasPendingReports || store.hasPendingSessions
                 || DeliveryCaps.hasSummaryWaiting(stateDirectory: stateDirectory)
         else { return .nothingPending }
-        let deliverer = config.delivery.deliverer(
+        let pipeline = config.delivery.pipeline(
             store: store, transport: transport,
             symbolicate: WorkerSymbolicator.make(environment: config.delivery.environment))
-        let delivery = DeliveryWorker(deliverer: deliverer)
+        let delivery = DeliveryWorker(pipeline: pipeline)
         try delivery.start()
         return .running(delivery)
     }

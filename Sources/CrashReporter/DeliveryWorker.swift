@@ -3,12 +3,12 @@ import CrashReporterSupport
 import CrashSymbolication
 import Tracking
 
-/// The next-launch worker: on its own thread, after the handlers are armed, it delivers the
-/// pending reports (oldest first, under the directory lock) and keeps retrying the ones a
+/// The next-launch worker: on its own thread, after the handlers are armed, it runs the
+/// next-launch pipeline (`NextLaunchPipeline`) over the pending reports (oldest first, under the directory lock) and keeps retrying the ones a
 /// server could not take while the process lives, or until it is asked to stop. A report the
 /// running process writes (a snapshot, a hang) asks it for one more pass (`deliverNew`).
 final class DeliveryWorker: Sendable {
-    private let deliverer: Deliverer
+    private let pipeline: NextLaunchPipeline
 
     /// How a pass ended.
     enum PassOutcome: Sendable {
@@ -28,8 +28,8 @@ final class DeliveryWorker: Sendable {
     /// Waiters wake when a pass is added, a stop is asked for, or the thread ends.
     private let state = WaitableState(State())
 
-    init(deliverer: Deliverer) {
-        self.deliverer = deliverer
+    init(pipeline: NextLaunchPipeline) {
+        self.pipeline = pipeline
     }
 
     /// Starts the worker's thread (`crash-delivery`, as `top -H` and crash reports show it).
@@ -41,7 +41,7 @@ final class DeliveryWorker: Sendable {
         while true {
             let result: PassOutcome
             do {
-                result = .summary(try deliverer.deliverPending(until: { self.state.withLock { $0.stopRequested } }))
+                result = .summary(try pipeline.run(until: { self.state.withLock { $0.stopRequested } }))
             } catch {
                 result = .locked
             }
@@ -96,7 +96,7 @@ final class DeliveryWorker: Sendable {
 
     /// Tells the service's operators what a pass could not do.
     private func diagnose(_ result: PassOutcome) {
-        let store = deliverer.store
+        let store = pipeline.store
         guard case .summary(let summary) = result else {
             Diagnostics.report("another process is delivering the reports in \(store.stateDirectory)", level: .info)
             return

@@ -1,7 +1,6 @@
 import CCrashReporter
 import CrashReportDelivery
 import CrashReportFormat
-import CrashReportSentry
 import CrashReporterSupport
 import Glibc
 import Tracking
@@ -134,7 +133,7 @@ struct RunLedger {
             let keepSessions = sessions()
             for run in settled.sorted(by: { $0.record.startedMs < $1.record.startedMs }) {
                 if case .abnormal(let exit) = run.outcome { writeAbnormalReport(run, exit: exit, store: store) }
-                if keepSessions { try? store.saveSession(Self.session(run)) }
+                if keepSessions { try? store.keepSession(of: Self.endedRun(run)) }
                 let failures = RunClassifier.consecutiveFailures(
                     after: run.outcome, previous: stored?.lastRun.consecutiveFailures ?? 0)
                 if let kept = stored, kept.startedMs > run.record.startedMs {
@@ -202,19 +201,19 @@ struct RunLedger {
         _ = try? FileSystem.remove(directory, recursive: true)
     }
 
-    /// The run as a release-health session.
-    static func session(_ run: Settled) -> SentrySession {
-        let status: SentrySession.Status =
+    /// The run as the delivery side takes it, to keep as a release-health session: no
+    /// server's format here.
+    static func endedRun(_ run: Settled) -> EndedRun {
+        let ending: EndedRun.Ending =
             switch run.outcome {
             case .clean: .exited
             case .crashed: .crashed
             case .abnormal: .abnormal
             }
         let record = run.record
-        return SentrySession(
-            sid: UUIDBytes.random().description, started: Timestamp(milliseconds: record.startedMs),
-            ended: Timestamp(milliseconds: run.endedMs), status: status,
-            release: record.version.isEmpty ? nil : record.version,
+        return EndedRun(
+            started: Timestamp(milliseconds: record.startedMs), ended: Timestamp(milliseconds: run.endedMs),
+            ending: ending, release: record.version.isEmpty ? nil : record.version,
             environment: record.environment.isEmpty ? nil : record.environment)
     }
 

@@ -79,9 +79,9 @@ struct DeliveryArguments: ParsableArguments {
         }
     }
 
-    /// The deliverer for `directory`, with the service's rules, the stored opt-out and the
-    /// operators' override.
-    func deliverer(directory: String, environment: [String: String]) throws(ToolFailure) -> Deliverer {
+    /// The next-launch pipeline for `directory`, the service's own, with its rules, the stored
+    /// opt-out and the operators' override.
+    func pipeline(directory: String, environment: [String: String]) throws(ToolFailure) -> NextLaunchPipeline {
         let configuration = try configuration(environment: environment)
         guard
             let transport = configuration.makeTransport(
@@ -103,7 +103,7 @@ struct DeliveryArguments: ParsableArguments {
         do { symbolicator = try debug.symbolicator(environment: environment) } catch {
             throw ToolFailure(description: error.description)
         }
-        return configuration.deliverer(
+        return configuration.pipeline(
             store: ReportStore(stateDirectory: directory), transport: transport,
             symbolicate: { [symbolicator] in
                 symbolicator.symbolicate($0)

@@ -24,14 +24,14 @@ struct UploadCommand: ToolSubcommand {
 
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
         let directory = try stateDirectory.resolved(environment: environment)
-        let deliverer = try delivery.deliverer(directory: directory, environment: environment)
+        let pipeline = try delivery.pipeline(directory: directory, environment: environment)
         let summary: DeliverySummary
         do {
-            summary = try deliverer.deliverPending()
+            summary = try pipeline.run()
         } catch {
             throw ToolFailure(description: error.description)
         }
-        summary.write(to: &output, store: deliverer.store)
+        summary.write(to: &output, store: pipeline.store)
         if !summary.retrying.isEmpty { throw ExitCode(Self.retryLaterStatus) }
     }
 }

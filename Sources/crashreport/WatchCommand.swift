@@ -32,16 +32,16 @@ struct WatchCommand: ToolSubcommand {
     func run(environment: [String: String], output: inout some TextOutputStream) throws {
         // The service may not have made its state directory yet: passes fail to lock it until then.
         let directory = try stateDirectory.resolved(environment: environment, mustExist: false)
-        let deliverer = try delivery.deliverer(directory: directory, environment: environment)
+        let pipeline = try delivery.pipeline(directory: directory, environment: environment)
         try StopSignals.install()
-        let watcher = PendingWatcher(folder: deliverer.store.pending)
-        output.write("Watching \(deliverer.store.pending) (stop with SIGTERM or SIGINT).\n")
+        let watcher = PendingWatcher(folder: pipeline.store.pending)
+        output.write("Watching \(pipeline.store.pending) (stop with SIGTERM or SIGINT).\n")
         while !StopSignals.isRequested {
             watcher.ensureWatch()
             var wait = rescan
             do {
-                let summary = try deliverer.deliverPending(until: { StopSignals.isRequested })
-                if summary != DeliverySummary() { summary.write(to: &output, store: deliverer.store) }
+                let summary = try pipeline.run(until: { StopSignals.isRequested })
+                if summary != DeliverySummary() { summary.write(to: &output, store: pipeline.store) }
                 if let next = summary.nextPass { wait = Swift.min(wait, next - Timestamp.now().seconds) }
             } catch {
                 // Another process (the service's worker, or another watch) holds the lock and

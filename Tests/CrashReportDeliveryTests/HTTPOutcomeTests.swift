@@ -25,8 +25,8 @@ struct HTTPOutcomeTests {
     @Test("a 503 with Retry-After: the status, the wait and the server's words")
     func serverAnswer() throws {
         let server = try FaultServer(responses: ["503@120"])
-        let outcome = HTTPEndpointTransport(url: try HTTPURL(server.url), timeout: .seconds(10), environment: [:]).send(
-            report)
+        let transport = HTTPEndpointTransport(url: try HTTPURL(server.url), timeout: .seconds(10), environment: [:])
+        let outcome = transport.send(try transport.encode(report))
         guard case .retryAfter(let retryAfter, let reason) = outcome else {
             Issue.record("not retried: \(outcome)")
             return
@@ -40,7 +40,8 @@ struct HTTPOutcomeTests {
     @Test("nothing listening: a network error naming the refusal, on one line")
     func refused() throws {
         let url = try HTTPURL("http://127.0.0.1:\(closedPort())/api/reports")
-        let outcome = HTTPEndpointTransport(url: url, timeout: .seconds(10), environment: [:]).send(report)
+        let transport = HTTPEndpointTransport(url: url, timeout: .seconds(10), environment: [:])
+        let outcome = transport.send(try transport.encode(report))
         guard case .retryAfter(nil, let reason) = outcome, reason.hasPrefix("network error: ") else {
             Issue.record("not a network error: \(outcome)")
             return

@@ -30,7 +30,7 @@ struct TLSDeliveryTests {
 
     func deliver(with transport: any ReportTransport) throws -> DeliverySummary {
         defer { try? FileManager.default.removeItem(atPath: state) }
-        return try Deliverer(store: store, transport: transport).deliverPending()
+        return try NextLaunchPipeline(store: store, transport: transport).run()
     }
 
     @Test("a plain endpoint over https gets the file as written, with its id and our User-Agent")
@@ -75,7 +75,7 @@ struct TLSDeliveryTests {
         // No SSL_CERT_FILE: the system's trust store, which does not know the test CA.
         let transport = HTTPEndpointTransport(url: try HTTPURL(server.url), timeout: .seconds(10), environment: [:])
         let pendingFile = store.pending + "/\(id).crash"
-        let summary = try Deliverer(store: store, transport: transport).deliverPending()
+        let summary = try NextLaunchPipeline(store: store, transport: transport).run()
         defer { try? FileManager.default.removeItem(atPath: state) }
         #expect(summary.delivered.isEmpty && summary.rejected.isEmpty)
         #expect(summary.retrying[id] != nil)
