@@ -158,4 +158,22 @@ struct RunRecordUnitTests {
         let running = after.compactMap { state.contents($0).flatMap(RunRecord.init(parsing:)) }
         #expect(running.map(\.pid) == [getpid()] && running.first?.state == .running)
     }
+
+    @Test("an ended run goes to the delivery side as a neutral EndedRun, in no server's format")
+    func endedRunOfASettledRun() {
+        let crashed = RunLedger.Settled(
+            record: Self.record(), outcome: .crashed(reportID: nil), endedMs: 1_795_958_465_123)
+        let run = RunLedger.endedRun(crashed)
+        #expect(run.ending == .crashed)
+        #expect(run.started.milliseconds == 1_795_958_405_123 && run.ended.milliseconds == 1_795_958_465_123)
+        #expect(run.release == "1.4.2" && run.environment == "production")
+        var unnamed = Self.record()
+        unnamed.version = ""
+        unnamed.environment = ""
+        let clean = RunLedger.endedRun(RunLedger.Settled(record: unnamed, outcome: .clean, endedMs: 1_795_958_405_124))
+        #expect(clean.ending == .exited && clean.release == nil && clean.environment == nil)
+        let killed = RunLedger.endedRun(
+            RunLedger.Settled(record: unnamed, outcome: .abnormal(.oomKill), endedMs: 1_795_958_405_124))
+        #expect(killed.ending == .abnormal)
+    }
 }
