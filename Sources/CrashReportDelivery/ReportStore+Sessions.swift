@@ -14,22 +14,14 @@ extension ReportStore {
     /// A session file larger than this is not one of ours.
     static let sessionSizeLimit = 16 << 10
 
+    /// The sessions of `pending/`: a folder queue of `.session` files beside the reports.
+    var sessionFolder: OutboxFolder { OutboxFolder(directory: pending, itemSuffix: StateLayout.Suffix.session) }
+
     /// Pending session files, oldest first (by file time, then name).
-    package func pendingSessionFiles() -> [String] {
-        let names = ((try? FileSystem.contentsOfDirectory(pending)) ?? []).filter {
-            $0.hasSuffix(StateLayout.Suffix.session)
-        }
-        let dated = names.map { name in
-            let path = pending + "/" + name
-            return (path: path, time: FileSystem.modificationTime(path) ?? -.infinity)
-        }
-        return dated.sorted { $0.time != $1.time ? $0.time < $1.time : $0.path < $1.path }.map(\.path)
-    }
+    package func pendingSessionFiles() -> [String] { sessionFolder.items() }
 
     /// Whether a session waits to be sent.
-    package var hasPendingSessions: Bool {
-        ((try? FileSystem.contentsOfDirectory(pending)) ?? []).contains { $0.hasSuffix(StateLayout.Suffix.session) }
-    }
+    package var hasPendingSessions: Bool { sessionFolder.hasItems }
 
     /// Keeps the session of an ended run for the next delivery pass, dropping the oldest
     /// beyond the bound. The session gets a fresh random id.
@@ -52,11 +44,8 @@ extension ReportStore {
 
     /// Writes a session into `pending/`, dropping the oldest beyond the bound.
     func save(_ session: SentrySession) throws {
-        try FileSystem.createDirectory(pending)
-        try FileSystem.writeAtomically(JSON.encode(session), to: layout.session(sid: session.sid))
-        for old in pendingSessionFiles().dropLast(Self.maxPendingSessions) {
-            _ = try? FileSystem.remove(old)
-        }
+        try sessionFolder.add(JSON.encode(session), id: session.sid)
+        sessionFolder.keepNewest(Self.maxPendingSessions)
     }
 
     /// A pending session read back; nil (and the file removed) when it is damaged.

@@ -4,13 +4,13 @@ import CrashReporterSupport
 /// `delivered/` (the newest `keepDelivered` are kept), `rejected/` (with why) and `withheld/`,
 /// at the paths `StateLayout` gives (docs/configuration.md, "The state directory", draws them).
 ///
-/// Paths are plain strings; the folders are made with mode 0700 when first needed.
+/// Each folder is an `OutboxFolder` (the outboxes' one folder queue); the store keeps only what
+/// is the crash reports' own: the sessions beside them, the withheld folder of the crash-loop
+/// cap, and what a handler could not finish. Paths are plain strings; the folders are made with
+/// mode 0700 when first needed.
 package struct ReportStore: Sendable {
     package let stateDirectory: String
     package var keepDelivered: Int
-
-    /// A retry state or rejection note larger than this is not one of ours.
-    static let noteSizeLimit = 64 << 10
 
     package init(stateDirectory: String, keepDelivered: Int = 20) {
         self.stateDirectory = stateDirectory
@@ -25,72 +25,58 @@ package struct ReportStore: Sendable {
     /// Reports held back by the crash-loop cap (docs/crash-loops.md).
     package var withheld: String { layout.withheld }
 
+    /// The four folders of reports, each an `OutboxFolder` of `.crash` files: every move of a
+    /// report between them goes through the folder queue.
+    package var pendingFolder: OutboxFolder { folder(pending) }
+    package var deliveredFolder: OutboxFolder { folder(delivered) }
+    package var rejectedFolder: OutboxFolder { folder(rejected) }
+    package var withheldFolder: OutboxFolder { folder(withheld) }
+
+    /// The folder of `.crash` files at `directory`.
+    package static func reportFolder(_ directory: String) -> OutboxFolder {
+        OutboxFolder(directory: directory, itemSuffix: StateLayout.Suffix.report)
+    }
+
+    func folder(_ directory: String) -> OutboxFolder { Self.reportFolder(directory) }
+
+    /// The folder a report's path lies in.
+    func folder(holding path: String) -> OutboxFolder { folder(FileSystem.parentDirectory(path)) }
+
     /// Pending reports, oldest first (by file time, then name).
-    package func pendingReports() -> [String] { Self.reports(in: pending) }
+    package func pendingReports() -> [String] { pendingFolder.items() }
 
     /// Whether a report waits in `pending/`: one directory listing, no file is looked at (what
     /// `start` asks before it starts a worker).
-    package var hasPendingReports: Bool {
-        ((try? FileSystem.contentsOfDirectory(pending)) ?? []).contains { $0.hasSuffix(StateLayout.Suffix.report) }
-    }
+    package var hasPendingReports: Bool { pendingFolder.hasItems }
 
     /// The `.crash` files of a folder, oldest first (by file time, then name); none when the
     /// folder does not exist.
-    package static func reports(in directory: String) -> [String] {
-        let names = (try? FileSystem.contentsOfDirectory(directory)) ?? []
-        let dated = names.filter { $0.hasSuffix(StateLayout.Suffix.report) }.map { name in
-            let path = directory + "/" + name
-            return (path: path, time: FileSystem.modificationTime(path) ?? -.infinity)
-        }
-        return dated.sorted { $0.time != $1.time ? $0.time < $1.time : $0.path < $1.path }.map(\.path)
-    }
+    package static func reports(in directory: String) -> [String] { reportFolder(directory).items() }
 
     /// The id a file name carries (`<id>.crash`).
-    package static func id(of path: String) -> String {
-        let name = fileName(path)
-        let suffix = StateLayout.Suffix.report
-        return name.hasSuffix(suffix) ? String(name.dropLast(suffix.count)) : name
-    }
-
-    /// The last component of a path.
-    static func fileName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
-    }
+    package static func id(of path: String) -> String { reportFolder("").id(of: path) }
 
     // MARK: retry state
 
-    func statePath(id: String) -> String { layout.deliveryState(id: id) }
+    func statePath(id: String) -> String { pendingFolder.statePath(of: id) }
 
     /// The retry state of a report: a fresh one when it has none, or when its file cannot be
     /// read (then the report is retried as if new, which loses at most its backoff).
-    package func state(id: String) -> DeliveryState {
-        guard let bytes = try? FileSystem.read(statePath(id: id), limit: Self.noteSizeLimit),
-            let state = try? JSON.decode(DeliveryState.self, from: bytes)
-        else { return DeliveryState() }
-        return state
-    }
+    package func state(id: String) -> DeliveryState { pendingFolder.state(of: id) }
 
-    package func save(_ state: DeliveryState, id: String) throws {
-        try FileSystem.writeAtomically(JSON.encode(state), to: statePath(id: id))
-    }
+    package func save(_ state: DeliveryState, id: String) throws { try pendingFolder.save(state, for: id) }
 
     // MARK: moves
 
-    /// Moves a delivered report to `delivered/` and prunes the oldest beyond `keepDelivered`.
+    /// Moves a delivered report (pending, or a withheld one sent as a summary) to `delivered/`
+    /// and prunes the oldest beyond `keepDelivered`.
     package func markDelivered(_ path: String) throws(FileError) {
-        try FileSystem.createDirectory(delivered)
-        try FileSystem.rename(path, to: delivered + "/" + Self.fileName(path))
-        _ = try? FileSystem.remove(statePath(id: Self.id(of: path)))
-        for old in Self.reports(in: delivered).dropLast(Swift.max(keepDelivered, 0)) {
-            _ = try? FileSystem.remove(old)
-        }
+        try folder(holding: path).move(Self.id(of: path), to: deliveredFolder, keepingNewest: keepDelivered)
     }
 
     /// Moves a report held back by the cap to `withheld/`.
     package func markWithheld(_ path: String) throws(FileError) {
-        try FileSystem.createDirectory(withheld)
-        try FileSystem.rename(path, to: withheld + "/" + Self.fileName(path))
-        _ = try? FileSystem.remove(statePath(id: Self.id(of: path)))
+        try folder(holding: path).move(Self.id(of: path), to: withheldFolder)
     }
 
     /// Moves a report to `rejected/<id>.crash` (`id`: the one its name carries unless given) with
@@ -99,24 +85,16 @@ package struct ReportStore: Sendable {
         _ path: String, id given: String? = nil, status: Int?, reason: String, now: Timestamp = .now()
     ) throws {
         let id = given ?? Self.id(of: path)
-        try FileSystem.createDirectory(rejected)
-        let note = RejectionNote(status: status, reason: reason, at: now)
-        try FileSystem.writeAtomically(JSON.encode(note), to: layout.rejectionReason(id: id))
-        try FileSystem.rename(path, to: StateLayout.report(id: id, in: rejected))
-        _ = try? FileSystem.remove(statePath(id: id))
+        try folder(holding: path).setAside(
+            id, file: path, into: rejectedFolder, note: RejectionNote(status: status, reason: reason, at: now))
     }
 
-    /// Deletes every pending report, its retry state, what writers killed mid-write left, and
-    /// the reports the crash-loop cap withheld (the user opted out).
+    /// Deletes every pending report, its retry state, what writers killed mid-write left, the
+    /// sessions, and the reports the crash-loop cap withheld (the user opted out).
     package func deletePending() {
-        for path in Self.reports(in: withheld) { _ = try? FileSystem.remove(path) }
-        let names = (try? FileSystem.contentsOfDirectory(pending)) ?? []
-        for name in names
-        where name.hasSuffix(StateLayout.Suffix.report) || name.hasSuffix(StateLayout.Suffix.deliveryState)
-            || name.hasSuffix(StateLayout.Suffix.session)
-            || Self.isTemporary(name) || name.contains(Self.failedMarker)
-        {
-            _ = try? FileSystem.remove(pending + "/" + name)
+        withheldFolder.deleteAll()
+        pendingFolder.deleteAll { name in
+            name.hasSuffix(StateLayout.Suffix.session) || Self.isTemporary(name) || name.contains(Self.failedMarker)
         }
     }
 
@@ -125,7 +103,7 @@ package struct ReportStore: Sendable {
     /// writer left. Younger ones may still be written by another process of the same service
     /// that is crashing right now.
     package func deleteStaleTemporaryFiles(now: Timestamp = .now()) {
-        FileSystem.removeStaleTemporaryFiles(in: pending, olderThan: 60, now: now, where: Self.isTemporary)
+        pendingFolder.deleteStaleTemporaryFiles(olderThan: .seconds(60), now: now, alsoTemporary: Self.isTemporary)
     }
 
     /// The crash handler's `.crash.tmp` files and the atomic writer's temporary files.
@@ -134,10 +112,5 @@ package struct ReportStore: Sendable {
     }
 
     /// Why a report was rejected; nil when it was not, or the note cannot be read.
-    package func rejection(id: String) -> RejectionNote? {
-        guard let bytes = try? FileSystem.read(layout.rejectionReason(id: id), limit: Self.noteSizeLimit) else {
-            return nil
-        }
-        return try? JSON.decode(RejectionNote.self, from: bytes)
-    }
+    package func rejection(id: String) -> RejectionNote? { rejectedFolder.note(of: id) }
 }

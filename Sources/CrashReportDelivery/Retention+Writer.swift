@@ -38,8 +38,7 @@ extension Retention {
         let excess = excess(
             files(in: store.pending), maxCount: limits.maxPendingReports, maxBytes: limits.maxPendingBytes)
         var removed = 0
-        for file in excess where (try? FileSystem.remove(file.path)) == true {
-            _ = try? FileSystem.remove(store.statePath(id: ReportStore.id(of: file.path)))
+        for file in excess where store.pendingFolder.remove(ReportStore.id(of: file.path)) {
             removed += 1
         }
         return removed

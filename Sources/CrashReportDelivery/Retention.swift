@@ -67,14 +67,12 @@ package enum Retention {
     package static func apply(to store: ReportStore, limits: DeliveryLimits, now: Timestamp) -> Int {
         let (pending, others) = plan(store, limits: limits, now: now)
         var prunedPending = 0
-        for file in pending where (try? FileSystem.remove(file.path)) == true {
-            _ = try? FileSystem.remove(store.statePath(id: ReportStore.id(of: file.path)))
+        for file in pending where store.pendingFolder.remove(ReportStore.id(of: file.path)) {
             prunedPending += 1
         }
         for (folder, file) in others {
-            _ = try? FileSystem.remove(file.path)
             // A rejected report's note goes with it.
-            _ = try? FileSystem.remove(StateLayout.rejectionReason(id: ReportStore.id(of: file.path), in: folder))
+            ReportStore.reportFolder(folder).remove(ReportStore.id(of: file.path))
         }
         return prunedPending
     }

@@ -238,7 +238,7 @@ struct RunLedger {
         let report = Self.abnormalReport(run, exit: exit)
         do {
             let bytes = try Gzip.compress(JSON.encode(report))
-            try FileSystem.writeAtomically(bytes, to: StateLayout.report(id: report.reportID, in: store.pending))
+            try store.pendingFolder.add(bytes, id: report.reportID)
         } catch {
             Diagnostics.report("cannot keep the abnormal-exit report of an earlier run: \(error)", level: .warning)
         }

@@ -1,7 +1,5 @@
-import CrashReporterSupport
-
-/// The delivery state of one report, kept next to it on disk (`pending/<id>.delivery`) so that
-/// it survives restarts.
+/// The retry state of one outbox item, kept next to it on disk (`<id>.delivery`, for a crash
+/// report `pending/<id>.delivery`) so that it survives restarts; `OutboxFolder` reads and saves it.
 ///
 /// The file is JSON with sorted keys, the times as ISO 8601 text in UTC with milliseconds:
 /// `{"attempts":1,"first_attempt":"2026-11-29T14:30:35.120Z","last_error":"HTTP 503",
@@ -9,12 +7,21 @@ import CrashReporterSupport
 /// `JSONEncoder` with `.iso8601` dates: the same members, whole seconds, `\/` escapes) read the
 /// same way.
 package struct DeliveryState: Codable, Sendable, Equatable {
-    package var attempts: Int = 0
-    /// When the report was first offered (the age limit counts from here).
+    package var attempts: Int
+    /// When the item was first offered (an age limit counts from here).
     package var firstAttempt: Timestamp?
     /// Not before this time.
     package var nextAttempt: Timestamp?
     package var lastError: String?
+
+    package init(
+        attempts: Int = 0, firstAttempt: Timestamp? = nil, nextAttempt: Timestamp? = nil, lastError: String? = nil
+    ) {
+        self.attempts = attempts
+        self.firstAttempt = firstAttempt
+        self.nextAttempt = nextAttempt
+        self.lastError = lastError
+    }
 }
 
 extension DeliveryState {

@@ -1,6 +1,5 @@
-import CrashReporterSupport
-
-/// Why a report was rejected, kept beside it as `rejected/<id>.reason`: JSON with sorted keys,
+/// Why an outbox item was set aside (refused, or damaged), kept beside it as `<id>.reason` (for a
+/// crash report `rejected/<id>.reason`; `OutboxFolder.setAside` writes it): JSON with sorted keys,
 /// `{"at":"2026-11-29T14:31:05.120Z","reason":"bad key","status":401}` (`status` left out when
 /// no server gave one). Notes of earlier versions (whole seconds, `\/` escapes) read the same way.
 package struct RejectionNote: Codable, Sendable, Equatable {
