@@ -207,21 +207,9 @@ struct EventQueue {
             try rewrite(reopen: false)
             return
         }
-        var loaded: [QueuedEvent] = []
-        var damaged = 0
-        bytes.withUnsafeBufferPointer { bytes in
-            var start = 0
-            for i in 0..<bytes.count where bytes[i] == UInt8(ascii: "\n") {
-                if let event = Self.parse(UnsafeBufferPointer(rebasing: bytes[start..<i])) {
-                    loaded.append(event)
-                } else {
-                    damaged += 1
-                }
-                start = i + 1
-            }
-            // A last line without its newline is a torn write.
-            if start < bytes.count { damaged += 1 }
-        }
+        let parsed = Self.parseLines(bytes)
+        var loaded = parsed.events
+        let damaged = parsed.damaged
         skippedOnOpen = damaged
         linesInFile = loaded.count + damaged
         if loaded.count > capacity { loaded.removeFirst(loaded.count - capacity) }
@@ -240,6 +228,26 @@ struct EventQueue {
         for name in (try? FileSystem.contentsOfDirectory(directory)) ?? [] where name.hasPrefix(prefix) {
             _ = try? FileSystem.remove(directory + "/" + name)
         }
+    }
+
+    /// The events of the lines in `bytes`, and how many lines could not be read (a last line
+    /// without its newline, a torn write, counts as one).
+    static func parseLines(_ bytes: [UInt8]) -> (events: [QueuedEvent], damaged: Int) {
+        var events: [QueuedEvent] = []
+        var damaged = 0
+        bytes.withUnsafeBufferPointer { bytes in
+            var start = 0
+            for i in 0..<bytes.count where bytes[i] == UInt8(ascii: "\n") {
+                if let event = Self.parse(UnsafeBufferPointer(rebasing: bytes[start..<i])) {
+                    events.append(event)
+                } else {
+                    damaged += 1
+                }
+                start = i + 1
+            }
+            if start < bytes.count { damaged += 1 }
+        }
+        return (events, damaged)
     }
 
     static func parse(_ line: UnsafeBufferPointer<UInt8>) -> QueuedEvent? {

@@ -2,18 +2,25 @@ import CrashReporterHTTP
 import CrashReporterSupport
 import Tracking
 
-/// The delivery every provider of this module shares: the disk queue (`EventQueue`), the
-/// retry rules (`DeliveryStateMachine`), the consent regime and the timers. What differs per
-/// backend (how an event is written, how a batch becomes a request) is its `BackendWire`.
+/// The delivery every provider of this module shares: the journal (`EventQueue`), the sealed
+/// batches (`BatchOutbox`, the support layer's folder queue), the retry rules
+/// (`DeliveryStateMachine`), the consent regime and the timers. What differs per backend (how an
+/// event is written, how a batch becomes a request) is its `BackendWire`.
 ///
-/// - Each event is encoded when it arrives and appended to the wire's queue file under
+/// - Each event is encoded when it arrives and appended to the wire's journal under
 ///   `<state>/analytics/` (see `EventQueue`); the file exists only while consent is granted and
 ///   only once an event was tracked.
 /// - Batches of up to 100 events (body at most 1 MB, event at most 8 KB) are sent when 20 are
-///   queued, every 30 s, on `flush()`, and at `shutdown(within:)`.
+///   queued, every 30 s, on `flush()`, and at `shutdown(within:)`. An attempt sends the oldest
+///   sealed batch; when none waits it first seals the next one from the journal. Sealing and
+///   sending hold the wire's outbox lock: a process that cannot take it keeps journaling.
 /// - Network errors and 5xx keep the batch and back off 30 s doubling to 10 min; 429 waits
-///   `Retry-After`; 413 halves the batch; any other status drops it (`DeliveryStateMachine`).
-///   An event keeps its encoded form (and so its id) across retries.
+///   `Retry-After`; 413 splits the sealed batch in two and halves the batch size; any other
+///   status sets it aside for review (`DeliveryStateMachine`, `RejectedBatches`). A sealed
+///   batch that cannot be read is set aside, never sent. An event keeps its encoded form (and
+///   so its id) across retries.
+/// - At most `maxQueued` events wait, journal and sealed batches together: past it, the oldest
+///   sealed batch is dropped whole, then the journal's oldest events.
 /// - Revoking consent closes and deletes the queue, cancels the retry wait and ignores the
 ///   answer to a batch in flight; events of an earlier consent epoch are never sent. The
 ///   `analytics_opted_out` farewell is sent once, never stored.
@@ -21,8 +28,10 @@ final class QueuedDelivery: Sendable {
     private let settings: DeliverySettings
     private let wire: any BackendWire
     private let queuePath: String
-    /// Where refused batches are kept for review (`RejectedBatches`).
-    private let rejectedDirectory: String
+    /// The wire's sealed batches.
+    private let batches: BatchOutbox
+    /// Where refused and damaged batches are set aside for review (`RejectedBatches`).
+    private let review: OutboxFolder
     private let transport: any HTTPTransport
     private let now: @Sendable () -> ContinuousClock.Instant
     private let core: Lock<Core>
@@ -31,6 +40,8 @@ final class QueuedDelivery: Sendable {
         var consent: AnalyticsConsent = .unknown
         var epoch: UInt64 = 0
         var queue: EventQueue?
+        /// Events in the sealed batches, as last counted.
+        var sealedCount = 0
         var machine: DeliveryStateMachine
         /// Bumped when consent is revoked: the answer to an older attempt is ignored.
         var generation: UInt64 = 0
@@ -61,7 +72,8 @@ final class QueuedDelivery: Sendable {
         self.settings = settings
         self.wire = wire
         self.queuePath = StateLayout(stateDirectory).analyticsQueue(wire.queueFileName)
-        self.rejectedDirectory = RejectedBatches.directory(stateDirectory: stateDirectory)
+        self.batches = BatchOutbox(stateDirectory: stateDirectory, journalName: wire.queueFileName)
+        self.review = RejectedBatches.folder(stateDirectory: stateDirectory)
         self.transport = transport ?? HTTPClient(userAgent: Self.userAgent, environment: environment)
         self.now = now
         self.core = Lock(Core(machine: DeliveryStateMachine(maxBatchSize: settings.maxBatchSize)))
@@ -120,6 +132,9 @@ final class QueuedDelivery: Sendable {
                 Diagnostics.report("cannot queue \(event.name): \(error)")
                 return false
             }
+            if core.sealedCount > 0 && core.queue!.count + core.sealedCount > settings.maxQueued {
+                keepWithinBound(&core, holding: nil)
+            }
             if core.queue!.hasPending && !core.writerScheduled {
                 core.writerScheduled = true
                 Task { [weak self] in
@@ -157,7 +172,8 @@ final class QueuedDelivery: Sendable {
                     }
                 }
                 try? core.queue?.keepOnly(epoch: epoch)
-                if core.queue != nil { startTimerIfNeeded(&core) }
+                reconcileSealed(&core)
+                if core.queue != nil || core.sealedCount > 0 { startTimerIfNeeded(&core) }
                 return
             }
             core.generation &+= 1
@@ -167,6 +183,8 @@ final class QueuedDelivery: Sendable {
             core.queue?.close()
             core.queue = nil
             _ = try? FileSystem.remove(queuePath)
+            batches.deleteAll()
+            core.sealedCount = 0
             if let farewell, let json = wire.encodeAlone(farewell) {
                 core.farewells.append(Task { _ = await self.send([json]) })
             }
@@ -223,9 +241,15 @@ final class QueuedDelivery: Sendable {
     // MARK: Sending
 
     private struct Attempt {
-        var ids: Set<UUIDBytes>
-        var events: [[UInt8]]
+        var batch: Batch
         var generation: UInt64
+        /// The wire's outbox lock, held from sealing until the outcome is applied.
+        var lock: DirectoryLock
+    }
+
+    private struct Batch {
+        var id: String
+        var events: [QueuedEvent]
     }
 
     /// Sends one batch; true when another could go right away.
@@ -233,53 +257,156 @@ final class QueuedDelivery: Sendable {
         guard wire.canSend else { return false }
         let started = now()
         let attempt = core.withLock { core -> Attempt? in
-            guard core.consent == .granted, let queue = core.queue, !queue.isEmpty,
-                core.machine.startSending(at: started)
+            guard core.consent == .granted, core.machine.canSend(at: started),
+                !(core.queue?.isEmpty ?? true) || batches.hasBatches,
+                let lock = batches.lock(), core.machine.startSending(at: started)
             else { return nil }
-            var ids = Set<UUIDBytes>()
-            var events: [[UInt8]] = []
-            var bytes = wire.batchOverhead
-            for event in queue.events where event.epoch == core.epoch {
-                if events.count == core.machine.batchSize
-                    || bytes + event.jsonCount + 1 > EventLimits.maxClientBodyBytes
-                {
-                    break
-                }
-                ids.insert(event.id)
-                events.append(event.json)
-                bytes += event.jsonCount + 1
-            }
-            if events.isEmpty {
+            guard let batch = nextBatch(&core) else {
                 _ = core.machine.finish(.delivered, batchCount: 0, at: started)
                 return nil
             }
-            return Attempt(ids: ids, events: events, generation: core.generation)
+            return Attempt(batch: batch, generation: core.generation, lock: lock)
         }
         guard let attempt else { return false }
-        let outcome = await send(attempt.events)
+        let outcome = await send(attempt.batch.events.map(\.json))
         let finished = now()
         return core.withLock { core -> Bool in
-            // Consent was revoked meanwhile: the queue is gone and the machine reset.
+            defer { withExtendedLifetime(attempt.lock) {} }
+            // Consent was revoked meanwhile: the queue and the batches are gone, the machine reset.
             guard core.generation == attempt.generation else { return false }
-            let decision = core.machine.finish(outcome, batchCount: attempt.events.count, at: finished)
-            switch decision {
-            case .remove(let delivered):
-                if !delivered {
-                    Diagnostics.report("dropped a batch of \(attempt.events.count) events: \(outcome)")
-                    RejectedBatches.keep(
-                        attempt.events, backend: wire.backendName, status: Self.statusText(outcome),
-                        in: rejectedDirectory)
-                }
+            return apply(outcome, to: attempt.batch, at: finished, &core)
+        }
+    }
+
+    /// The oldest sealed batch of this consent, or, when none waits, the next one sealed from the
+    /// journal; nil when there is nothing to send. Sealed batches of an earlier consent are
+    /// deleted and damaged ones set aside on the way. Called holding the wire's outbox lock.
+    private func nextBatch(_ core: inout Core) -> Batch? {
+        for id in batches.ids() {
+            switch batches.contents(of: id) {
+            case .damaged(let reason):
+                Diagnostics.report("set aside a damaged batch of \(wire.backendName): \(reason)")
+                RejectedBatches.setAside(
+                    id, from: batches.folder, into: review, status: nil,
+                    reason: "\(wire.backendName): damaged: \(reason)")
+            case .events(let events):
+                let current = events.filter { $0.epoch == core.epoch }
+                if !current.isEmpty { return Batch(id: id, events: current) }
+                // Sealed under an earlier consent: never sent.
+                batches.folder.remove(id)
+            }
+        }
+        core.sealedCount = 0
+        guard let queue = core.queue, !queue.isEmpty else { return nil }
+        var events: [QueuedEvent] = []
+        var bytes = wire.batchOverhead
+        for event in queue.events where event.epoch == core.epoch {
+            if events.count == core.machine.batchSize || bytes + event.jsonCount + 1 > EventLimits.maxClientBodyBytes {
+                break
+            }
+            events.append(event)
+            bytes += event.jsonCount + 1
+        }
+        if events.isEmpty { return nil }
+        let id: String
+        do {
+            id = try batches.seal(events)
+        } catch {
+            Diagnostics.report("cannot seal a batch of \(wire.backendName): \(error)")
+            return nil
+        }
+        core.sealedCount = events.count
+        do {
+            try core.queue?.remove(ids: Set(events.map(\.id)))
+        } catch {
+            // The events are in the sealed batch and the journal: the next start drops them
+            // from the journal.
+            Diagnostics.report("cannot rewrite the event queue: \(error)")
+        }
+        return Batch(id: id, events: events)
+    }
+
+    /// What the attempt's outcome does to its sealed batch; true when another could go right
+    /// away. Called holding the wire's outbox lock.
+    private func apply(
+        _ outcome: DeliveryOutcome, to batch: Batch, at finished: ContinuousClock.Instant, _ core: inout Core
+    )
+        -> Bool
+    {
+        let decision = core.machine.finish(outcome, batchCount: batch.events.count, at: finished)
+        switch decision {
+        case .remove(delivered: true):
+            batches.folder.remove(batch.id)
+        case .remove(delivered: false):
+            Diagnostics.report("dropped a batch of \(batch.events.count) events: \(outcome)")
+            RejectedBatches.setAside(
+                batch.id, from: batches.folder, into: review, status: Self.status(outcome),
+                reason: "\(wire.backendName): \(outcome)")
+        case .keep(let retryAt):
+            if case .rejected(status: 413, _) = outcome {
                 do {
-                    try core.queue?.remove(ids: attempt.ids)
+                    try batches.split(batch.id, events: batch.events)
+                } catch {
+                    Diagnostics.report("cannot split a batch of \(wire.backendName): \(error)")
+                    RejectedBatches.setAside(
+                        batch.id, from: batches.folder, into: review, status: 413,
+                        reason: "\(wire.backendName): \(outcome), and it cannot be split: \(error)")
+                }
+            }
+            core.sealedCount = batches.eventCount()
+            keepWithinBound(&core, holding: true)
+            return retryAt <= finished
+        }
+        core.sealedCount = batches.eventCount()
+        return !(core.queue?.isEmpty ?? true) || core.sealedCount > 0
+    }
+
+    /// Keeps journal and sealed events together within `maxQueued`: the oldest sealed batches,
+    /// which hold the oldest events, are dropped whole until they fit. Without the wire's outbox
+    /// lock (`holding` nil) it is taken, or, when another holds it, the bound is left to the holder.
+    private func keepWithinBound(_ core: inout Core, holding: Bool?) {
+        let lock = holding == nil ? batches.lock() : nil
+        guard holding != nil || lock != nil else { return }
+        for id in batches.ids() {
+            let journal = core.queue?.count ?? 0
+            guard journal + core.sealedCount > settings.maxQueued else { break }
+            let dropped = batches.count(of: id)
+            batches.folder.remove(id)
+            core.sealedCount = max(0, core.sealedCount - dropped)
+            Diagnostics.report("dropped a sealed batch of \(dropped) events: over the queue's \(settings.maxQueued)")
+        }
+        withExtendedLifetime(lock) {}
+    }
+
+    /// At a grant: deletes the sealed batches of an earlier consent, drops from the journal the
+    /// events a sealed batch already holds (a kill between sealing and rewriting the journal
+    /// leaves them in both), and counts the sealed events. When another process holds the
+    /// outbox lock, counting is all it does.
+    private func reconcileSealed(_ core: inout Core) {
+        guard batches.hasBatches else {
+            core.sealedCount = 0
+            return
+        }
+        if let lock = batches.lock() {
+            var sealed = Set<UUIDBytes>()
+            for id in batches.ids() {
+                guard case .events(let events) = batches.contents(of: id) else { continue }
+                if events.contains(where: { $0.epoch == core.epoch }) {
+                    sealed.formUnion(events.map(\.id))
+                } else {
+                    batches.folder.remove(id)
+                }
+            }
+            if !sealed.isEmpty {
+                do {
+                    try core.queue?.remove(ids: sealed)
                 } catch {
                     Diagnostics.report("cannot rewrite the event queue: \(error)")
                 }
-                return !(core.queue?.isEmpty ?? true)
-            case .keep(let retryAt):
-                return retryAt <= finished
             }
+            withExtendedLifetime(lock) {}
         }
+        core.sealedCount = batches.eventCount()
     }
 
     /// One request; the outcome the state machine needs. Any error the transport throws (for
@@ -303,10 +430,10 @@ final class QueuedDelivery: Sendable {
         }
     }
 
-    /// The status a refused batch is kept under (`401`), or `not sent` when none came.
-    private static func statusText(_ outcome: DeliveryOutcome) -> String {
-        if case .rejected(let status?, _) = outcome { return String(status) }
-        return "not sent"
+    /// The status a refused batch is kept under (`401`), nil when none came.
+    private static func status(_ outcome: DeliveryOutcome) -> Int? {
+        if case .rejected(let status?, _) = outcome { return status }
+        return nil
     }
 
     // MARK: Timer
@@ -333,8 +460,8 @@ final class QueuedDelivery: Sendable {
 
     // MARK: Inspection (tests, debugging)
 
-    /// Events waiting in the queue.
-    var queuedCount: Int { core.withLock { $0.queue?.count ?? 0 } }
+    /// Events waiting: in the journal and in the sealed batches.
+    var queuedCount: Int { core.withLock { ($0.queue?.count ?? 0) + $0.sealedCount } }
 
     var isSending: Bool { core.withLock { $0.machine.state == .sending } }
 

@@ -1,54 +1,35 @@
 import CrashReporterSupport
 import Tracking
 
-/// Batches a backend refused for good (a status the retry rules drop: 400, 401, 403, …), kept
-/// for review in `<state>/analytics/rejected/` instead of vanishing: one file per batch,
-/// `<backend>-<unix ms>.jsonl`, a first line `{"backend","status","rejected_at","events"}` and
-/// then the events as they were queued, one per line (never the backend's key). At most
-/// `limit` files are kept, the oldest removed first. They live under `analytics/`, so revoking
-/// consent deletes them with the queue and the install id.
+/// Batches a backend refused for good (a status the retry rules drop: 400, 401, 403, …, or a
+/// single event still too large after 413s), and sealed batches that cannot be read, set aside
+/// for review in `<state>/analytics/rejected/` through the folder queue instead of vanishing:
+/// the batch as it was sealed, `<id>.batch` (its events' journal lines, never the backend's key;
+/// the id starts with the wire's queue name), and beside it `<id>.reason`, a `RejectionNote`
+/// (the status when a server gave one; the backend's name and what it answered; the time). At
+/// most `limit` batches are kept, the oldest removed first. They live under `analytics/`, so
+/// revoking consent deletes them with the queue and the install id.
 enum RejectedBatches {
     static let limit = 20
 
-    static func directory(stateDirectory: String) -> String { StateLayout(stateDirectory).rejectedBatches }
-
-    /// Stores the batch; a failure is reported, never thrown: the batch leaves the queue anyway.
-    static func keep(
-        _ events: [[UInt8]], backend: String, status: String, in directory: String, now: Timestamp = .now()
-    ) {
-        var out = JSONWriter(capacity: events.reduce(128) { $0 + $1.count + 1 })
-        out.raw("{\"backend\":")
-        out.string(backend)
-        out.raw(",\"status\":")
-        out.string(status)
-        out.raw(",\"rejected_at\":")
-        out.timestamp(now)
-        out.raw(",\"events\":")
-        out.unsigned(UInt64(events.count))
-        out.raw("}\n")
-        for event in events {
-            out.bytes += event
-            out.byte(UInt8(ascii: "\n"))
-        }
-        let stem = String(backend.lowercased().filter { $0.isLetter || $0.isNumber })
-        let millis = UInt64(max(0, now.seconds * 1000))
-        do {
-            try FileSystem.createDirectory(directory)
-            try FileSystem.writeAtomically(
-                out.bytes, to: StateLayout.rejectedBatch(backend: stem, milliseconds: millis, in: directory))
-            let kept = try FileSystem.contentsOfDirectory(directory).filter {
-                $0.hasSuffix(StateLayout.Suffix.rejectedBatch)
-            }
-            // Oldest first: the names end in the time, and one backend's stem is fixed.
-            let byAge = kept.sorted { age($0) < age($1) }
-            for name in byAge.dropLast(limit) { _ = try? FileSystem.remove("\(directory)/\(name)") }
-        } catch {
-            Diagnostics.report("cannot keep the rejected batch for review: \(error)")
-        }
+    /// The review folder every wire sets aside into.
+    static func folder(stateDirectory: String) -> OutboxFolder {
+        OutboxFolder(
+            directory: StateLayout(stateDirectory).rejectedBatches, itemSuffix: StateLayout.Suffix.sealedBatch)
     }
 
-    private static func age(_ name: String) -> UInt64 {
-        let digits = name.dropLast(StateLayout.Suffix.rejectedBatch.count).reversed().prefix { $0.isNumber }
-        return UInt64(String(digits.reversed())) ?? 0
+    /// Moves the batch `id` from `outbox` into `review` with why. A failure is reported, never
+    /// thrown: the batch leaves the outbox anyway, so that it is not offered again.
+    static func setAside(
+        _ id: String, from outbox: OutboxFolder, into review: OutboxFolder, status: Int?, reason: String,
+        now: Timestamp = .now()
+    ) {
+        do {
+            try outbox.setAside(id, into: review, note: RejectionNote(status: status, reason: reason, at: now))
+            review.keepNewest(limit)
+        } catch {
+            Diagnostics.report("cannot keep the rejected batch for review: \(error)")
+            outbox.remove(id)
+        }
     }
 }

@@ -60,7 +60,10 @@ struct StateLayoutDocsTests {
             layout.analyticsQueue(StateLayout.Name.eventsQueue),
             layout.analyticsQueue(StateLayout.Name.telemetryDeckQueue),
             layout.analyticsQueue(StateLayout.Name.postHogQueue),
-            StateLayout.rejectedBatch(backend: "posthog", milliseconds: 1_795_958_405_123, in: layout.rejectedBatches),
+            layout.batchOutbox(StateLayout.Name.eventsQueue) + "/events-1795958405123-000001" + Suffix.sealedBatch,
+            layout.batchOutboxLock(StateLayout.Name.postHogQueue),
+            layout.rejectedBatches + "/posthog-1795958405123-000002a" + Suffix.sealedBatch,
+            layout.rejectedBatches + "/posthog-1795958405123-000002a" + Suffix.rejectionReason,
         ]
         for path in paths {
             let below = try #require(

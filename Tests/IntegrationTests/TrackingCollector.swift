@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A real `crash-collector` (the debug build next to the test bundle) on a free loopback port,
 /// with its own data directory and write key, for the tracking tests.
@@ -107,7 +108,6 @@ final class TrackingCollector {
 
 extension CrashSandbox {
     var analyticsDirectory: URL { state.appendingPathComponent("analytics") }
-    var queueFile: URL { analyticsDirectory.appendingPathComponent("events.queue") }
     var installIDFile: URL { analyticsDirectory.appendingPathComponent("install-id") }
     var analyticsChoiceFile: URL { state.appendingPathComponent("analytics.consent") }
     var crashChoiceFile: URL { state.appendingPathComponent("crash-reporting.consent") }
@@ -118,10 +118,11 @@ extension CrashSandbox {
         return walker.compactMap { $0 as? String }.sorted()
     }
 
-    /// The queue file as text ("" when there is none).
-    var queueText: String { (try? String(contentsOf: queueFile, encoding: .utf8)) ?? "" }
+    /// The queued events as text, the journal's and the sealed batches' lines ("" when none wait).
+    var queueText: String { QueuedAnalytics.text(stateDirectory: state.path) }
 
-    /// The event ids in the queue file: whole lines only (`<epoch> <event_id> <json>`).
+    /// The event ids queued, in the journal or a sealed batch: whole lines only
+    /// (`<epoch> <event_id> <json>`).
     var queuedIDs: [String] {
         queueText.split(separator: "\n", omittingEmptySubsequences: true).compactMap { line in
             let words = line.split(separator: " ", maxSplits: 2)

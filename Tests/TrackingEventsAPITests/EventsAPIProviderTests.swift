@@ -34,7 +34,8 @@ struct EventsAPIProviderTests {
         for n in 0..<count { tracker.track(NamedEvent(name, parameters: ["n": .int(n)])) }
     }
 
-    var queueText: String { dir.contents("analytics/events.queue") ?? "" }
+    /// The journal and the sealed batches: every event that waits.
+    var queueText: String { QueuedAnalytics.text(stateDirectory: dir.path) }
 
     // MARK: The wire
 
@@ -189,15 +190,18 @@ struct EventsAPIProviderTests {
         wire.script(FakeTransport.status(401))
         await provider.flush()
         let kept = dir.files.filter { $0.hasPrefix("analytics/rejected/") }
-        #expect(kept.count == 1, "\(dir.files)")
-        let text = try #require(kept.first.flatMap(dir.contents))
+        #expect(kept.count == 2, "the batch and its reason: \(dir.files)")
+        let batch = try #require(kept.first { $0.hasSuffix(".batch") })
+        #expect(batch.hasPrefix("analytics/rejected/events-"), "the id names the wire")
+        let text = try #require(dir.contents(batch))
         let lines = text.split(separator: "\n")
-        #expect(lines.count == 4, "a header and the three events")
-        let header = try JSON.parse(Array(lines[0].utf8))
-        #expect(header["status"] == .string("401") && header["events"] == .number(JSONNumber(3)))
-        #expect(header["backend"] == .string("events API"))
-        #expect(lines.dropFirst().allSatisfy { $0.contains("\"anonymous_id\"") })
+        #expect(lines.count == 3, "the three events, as they were sealed")
+        #expect(lines.allSatisfy { $0.contains("\"anonymous_id\"") })
         #expect(!text.contains("aso_wk_test"), "the key is never kept")
+        let noteName = batch.dropLast(".batch".count) + ".reason"
+        let note = try JSON.decode(RejectionNote.self, from: Array(try #require(dir.contents(String(noteName))).utf8))
+        #expect(note.status == 401)
+        #expect(note.reason == "events API: HTTP 401")
 
         for _ in 0..<(RejectedBatches.limit + 3) {
             track(tracker, 1)
@@ -205,7 +209,11 @@ struct EventsAPIProviderTests {
             await provider.flush()
             try await Task.sleep(for: .milliseconds(2))
         }
-        #expect(dir.files.filter { $0.hasPrefix("analytics/rejected/") }.count == RejectedBatches.limit)
+        let batches = dir.files.filter { $0.hasPrefix("analytics/rejected/") && $0.hasSuffix(".batch") }
+        let notes = dir.files.filter { $0.hasPrefix("analytics/rejected/") && $0.hasSuffix(".reason") }
+        #expect(batches.count == RejectedBatches.limit)
+        #expect(notes.count == RejectedBatches.limit)
+        #expect(!batches.contains(batch), "the oldest went first")
         try tracker.setAnalyticsConsent(granted: false)
         #expect(dir.files == ["analytics.consent"])
     }

@@ -52,8 +52,15 @@ package struct StateLayout: Sendable, Hashable {
         package static let rejectionReason = ".reason"
         /// A run record.
         package static let runRecord = ".run"
-        /// An analytics batch a backend refused for good.
-        package static let rejectedBatch = ".jsonl"
+        /// A sealed analytics batch: the journal lines of its events, in a wire's outbox or,
+        /// refused or damaged, in `analytics/rejected/`.
+        package static let sealedBatch = ".batch"
+        /// A wire's outbox of sealed batches, beside its journal: `analytics/events.outbox/`.
+        package static let batchOutbox = ".outbox"
+        /// The lock file beside an outbox folder.
+        package static let lock = ".lock"
+        /// A journal's file name ends so: `events.queue`.
+        package static let journal = ".queue"
     }
 
     // MARK: top level
@@ -95,11 +102,17 @@ package struct StateLayout: Sendable, Hashable {
     package var analytics: String { root + "/" + Name.analytics }
     package var installID: String { analytics + "/" + Name.installID }
     package func analyticsQueue(_ name: String) -> String { analytics + "/" + name }
+    /// Refused or damaged batches of every wire, set aside for review.
     package var rejectedBatches: String { analytics + "/" + Name.rejectedBatches }
-    /// `<folder>/<backend>-<ms>.jsonl` (the folder: `rejectedBatches`): the name ends in the time.
-    package static func rejectedBatch(backend: String, milliseconds: UInt64, in folder: String) -> String {
-        folder + "/" + backend + "-" + String(milliseconds) + Suffix.rejectedBatch
+    /// The sealed batches of the wire whose journal is `analytics/<queue>.queue`:
+    /// `analytics/<queue>.outbox` (docs/decisions/0173-analytics-batches-in-the-folder-queue.md).
+    package func batchOutbox(_ journalName: String) -> String {
+        let stem =
+            journalName.hasSuffix(Suffix.journal) ? String(journalName.dropLast(Suffix.journal.count)) : journalName
+        return analytics + "/" + stem + Suffix.batchOutbox
     }
+    /// `analytics/<queue>.outbox.lock`, flock'ed by the process sealing and sending that wire's batches.
+    package func batchOutboxLock(_ journalName: String) -> String { batchOutbox(journalName) + Suffix.lock }
 
     // MARK: the entries, as docs/configuration.md draws them
 
@@ -127,6 +140,9 @@ package struct StateLayout: Sendable, Hashable {
         Name.analytics + "/" + Name.eventsQueue,
         Name.analytics + "/" + Name.telemetryDeckQueue,
         Name.analytics + "/" + Name.postHogQueue,
-        Name.analytics + "/" + Name.rejectedBatches + "/<backend>-<ms>" + Suffix.rejectedBatch,
+        Name.analytics + "/<queue>" + Suffix.batchOutbox + "/<id>" + Suffix.sealedBatch,
+        Name.analytics + "/<queue>" + Suffix.batchOutbox + Suffix.lock,
+        Name.analytics + "/" + Name.rejectedBatches + "/<id>" + Suffix.sealedBatch,
+        Name.analytics + "/" + Name.rejectedBatches + "/<id>" + Suffix.rejectionReason,
     ]
 }
