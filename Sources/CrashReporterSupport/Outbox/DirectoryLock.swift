@@ -1,9 +1,11 @@
 import Glibc
 
-/// The outboxes' one lock discipline: an exclusive `flock` on a file, non-blocking on
-/// `<state>/delivery.lock` so that two processes of the same service never work through the
-/// same reports at once. The kernel drops the lock when the holder dies, so a crash never
-/// leaves it stuck. In the support layer beside the outbox's other pieces
+/// The outboxes' one lock discipline: an exclusive `flock` on a file, non-blocking, so that two
+/// processes of the same service never work through the same items at once:
+/// `<state>/delivery.lock` for the crash reports, `analytics/<queue>.outbox.lock` for each
+/// wire's sealed batches (docs/decisions/0173-analytics-batches-in-the-folder-queue.md). The
+/// kernel drops the lock when the holder dies, so a crash never leaves it stuck. In the support
+/// layer beside the outbox's other pieces
 /// (docs/decisions/0150-crash-reports-and-analytics-batches-share-one-outbox.md).
 package final class DirectoryLock: Sendable {
     private let descriptor: Int32
