@@ -158,7 +158,10 @@ struct CrashWriteFaultTests {
         try FileManager.default.removeItem(at: sandbox.state)
         let crashed = try await child.wait()
         #expect(crashed.signal == SIGSEGV, "status \(crashed.status)")
-        try #require(sandbox.reports.count == 1, "the handler made the directory again")
+        let tree = FileManager.default.subpaths(atPath: sandbox.state.path) ?? []
+        try #require(
+            sandbox.reports.count == 1,
+            "the handler made the directory again; state: \(tree.sorted()); stderr: \(crashed.stderr.prefix(2000))")
         let report = try ReportFile(sandbox.reports[0])
         let mode = try FileManager.default.attributesOfItem(atPath: sandbox.state.path)[.posixPermissions] as? Int
         #expect(mode == 0o700)
