@@ -1,18 +1,26 @@
-// The breadcrumb ring: fixed slots in memory reserved once, claimed by an atomic ticket.
+// The breadcrumb ring: fixed slots in memory reserved once, in a few shards, each claimed by an
+// atomic ticket of its own.
 //
-// A producer takes ticket n with one fetch_add (wait-free: no loop, no lock), marks slot
-// n % size as "being written by n" (sequence 2n+1), copies its fields and publishes the
-// slot with sequence 2n+2. The reader (the signal handler, or a test) reads the newest
-// `capacity` tickets; a slot counts only if its sequence is 2n+2 before and after the copy,
-// otherwise it is "torn" (a writer was inside it, or a later lap overwrote it) and is left
-// out and counted. Slots are a power of two so that the index is a mask, not a division.
+// A thread writes into one shard (given round-robin at its first breadcrumb and kept), so that two
+// threads recording at once do not fight over one ticket's cache line. A producer stamps the
+// breadcrumb with the CPU's constant-rate counter, takes ticket n of its shard with one fetch_add
+// (wait-free: no loop, no lock), marks slot n % size of the shard as "being written by n"
+// (sequence 2n+1), copies its fields and publishes the slot with sequence 2n+2. The reader (the
+// signal handler, or a test) keeps the newest `capacity` breadcrumbs over all shards by their
+// stamps and writes them oldest first: within a shard in ticket order, across shards by stamp.
+// A slot counts only if its sequence is 2n+2 before and after the copy, otherwise it is "torn"
+// (a writer was inside it, or a later lap overwrote it) and is left out and counted. Each shard
+// holds `capacity` slots rounded up to a power of two (the index is a mask, not a division), so
+// that one busy thread alone still leaves the newest `capacity`. The stamp becomes wall-clock
+// time only when the ring is read: the ring notes the counter and CLOCK_REALTIME when it is made,
+// the reader notes both again, and each stamp falls in between (no clock read when recording).
 // The process has one global ring (the one the handler writes out); tests make their own.
 //
 // ThreadSanitizer. The slot's fields are written and copied while another thread may be
 // inside the same bytes (the reader, or a producer a whole ring ahead): that is the design,
 // and the sequence number tells a torn copy from a whole one. ThreadSanitizer cannot know
-// it and reports the accesses as races, so the two functions that touch the fields,
-// fill_slot and copy_slot, are left out of its instrumentation; every atomic around them
+// it and reports the accesses as races, so the functions that touch the fields, fill_slot,
+// copy_slot and peek_stamp, are left out of its instrumentation; every atomic around them
 // (ticket, sequence, fences) is still checked. Under ThreadSanitizer they copy with a loop
 // the compiler may not turn into a memcpy call, because ThreadSanitizer intercepts memcpy
 // itself, whatever the caller's attributes; elsewhere they use memcpy, which is faster.
@@ -35,7 +43,7 @@ typedef struct scr_pair {
 // Aligned to a cache line so that two producers writing neighbouring slots never share one.
 typedef struct __attribute__((aligned(64))) scr_slot {
     _Atomic uint64_t seq;
-    uint64_t timestamp_ms;
+    uint64_t stamp; // read_stamp() when recorded
     uint8_t level;
     uint8_t category_len;
     uint8_t message_len;
@@ -51,35 +59,94 @@ _Static_assert(offsetof(scr_pair, value_len) == offsetof(scr_pair, key_len) + 1,
 _Static_assert(SCR_CATEGORY_MAX < 256 && SCR_MESSAGE_MAX < 256 && SCR_KEY_MAX < 256 && SCR_VALUE_MAX < 256,
                "field lengths are stored in one byte");
 
+// One shard's next ticket, on a cache line of its own.
+typedef struct __attribute__((aligned(64))) scr_shard {
+    _Atomic uint64_t next;
+} scr_shard;
+
 struct scr_ring {
-    _Atomic uint64_t next;   // next ticket; on its own cache line
-    char pad[56];
-    scr_slot *slots;
-    uint64_t mask;           // slot count - 1
-    uint32_t capacity;       // newest N kept
+    scr_shard shards[SCR_RING_SHARDS];
+    scr_slot *slots;         // SCR_RING_SHARDS runs of mask + 1 slots, shard by shard
+    uint64_t mask;           // a shard's slot count - 1
+    uint32_t capacity;       // newest N kept, over all shards
     size_t mapped;           // bytes of the mapping holding this header and the slots
+    uint64_t made_stamp;     // read_stamp() when the ring was made
+    uint64_t made_wall_ns;   // CLOCK_REALTIME then
 };
+
+_Static_assert((SCR_RING_SHARDS & (SCR_RING_SHARDS - 1)) == 0, "the shard is a mask of the thread's number");
+
+// Async-signal-safe: one instruction on x86-64 (the time-stamp counter, constant-rate on every
+// CPU the kernel calls tsc-stable) and on arm64 (the generic timer's virtual count); a vDSO clock
+// read elsewhere. Ordered across threads as well as the counter is synchronised across cores.
+static inline uint64_t read_stamp(void) {
+#if defined(__x86_64__)
+    return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+    uint64_t count;
+    __asm__ volatile("mrs %0, cntvct_el0" : "=r"(count));
+    return count;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+
+// Async-signal-safe (clock_gettime).
+static uint64_t wall_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+// The calling thread's shard number plus one; 0 until its first breadcrumb. Initial-exec: a plain
+// load from the thread pointer, no call that could allocate.
+static _Thread_local uint32_t t_shard __attribute__((tls_model("initial-exec")));
+static _Atomic uint32_t g_threads_seen;
+
+// Async-signal-safe (an atomic, a thread-local). The calling thread's shard: given round-robin
+// at its first breadcrumb, then kept, so that its breadcrumbs stay in ticket order.
+static inline uint32_t thread_shard(void) {
+    uint32_t shard = t_shard;
+    if (shard == 0) {
+        shard = atomic_fetch_add_explicit(&g_threads_seen, 1, memory_order_relaxed) % SCR_RING_SHARDS + 1;
+        t_shard = shard;
+    }
+    return shard - 1;
+}
 
 // The ring the handler writes out. Replaced only by install (and tests); a replaced ring stays
 // mapped because a producer may still be inside it.
 static _Atomic(scr_ring *) g_global_ring;
 
-// Not async-signal-safe (mmap). One mapping holds the header and the slots.
+// Async-signal-safe.
+uint32_t scr_breadcrumb_shard(void) { return thread_shard(); }
+
+// Not async-signal-safe (mmap). One mapping holds the header and the slots; a page is touched
+// only when a breadcrumb is written into it.
 scr_ring *scr_ring_create(uint32_t capacity) {
     if (capacity > SCR_MAX_BREADCRUMBS) return NULL;
     uint64_t size = 1;
     while (size < capacity) size <<= 1;
     size_t header = (sizeof(scr_ring) + 63u) & ~(size_t)63u;
-    size_t bytes = header + (capacity == 0 ? 0 : (size_t)size * sizeof(scr_slot));
-    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    size_t bytes = header + (capacity == 0 ? 0 : (size_t)SCR_RING_SHARDS * size * sizeof(scr_slot));
+    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (mem == MAP_FAILED) return NULL;
     scr_ring *ring = mem;
-    atomic_init(&ring->next, 0);
+    for (int s = 0; s < SCR_RING_SHARDS; s++) atomic_init(&ring->shards[s].next, 0);
     ring->slots = capacity == 0 ? NULL : (scr_slot *)((char *)mem + header);
     ring->mask = size - 1;
     ring->capacity = capacity;
     ring->mapped = bytes;
+    ring->made_stamp = read_stamp();
+    ring->made_wall_ns = wall_ns();
     return ring;
+}
+
+// Async-signal-safe. Slot `n` of shard `shard`.
+static inline scr_slot *slot_of(const scr_ring *ring, uint32_t shard, uint64_t n) {
+    return &ring->slots[(uint64_t)shard * (ring->mask + 1) + (n & ring->mask)];
 }
 
 // Not async-signal-safe (munmap). The caller guarantees that no thread records into it.
@@ -173,10 +240,10 @@ SCR_SEQLOCK_DATA static inline void copy_racy(char *dst, const char *src, size_t
 
 // Async-signal-safe, wait-free. Writes one breadcrumb's fields into `slot`, which its
 // producer has marked as being written; strings are cut to their bounds.
-SCR_SEQLOCK_DATA static void fill_slot(scr_slot *slot, uint64_t timestamp_ms, uint8_t level, const char *category,
+SCR_SEQLOCK_DATA static void fill_slot(scr_slot *slot, uint64_t stamp, uint8_t level, const char *category,
                                        size_t category_len, const char *message, size_t message_len,
                                        const uint8_t *pairs, size_t pairs_len) {
-    slot->timestamp_ms = timestamp_ms;
+    slot->stamp = stamp;
     slot->level = level;
     size_t c = scr_utf8_cut(category, category == NULL ? 0 : category_len, SCR_CATEGORY_MAX);
     copy_racy(slot->category, category, c);
@@ -209,16 +276,15 @@ SCR_SEQLOCK_DATA static void fill_slot(scr_slot *slot, uint64_t timestamp_ms, ui
 void scr_ring_record(scr_ring *ring, uint8_t level, const char *category, size_t category_len, const char *message,
                      size_t message_len, const uint8_t *pairs, size_t pairs_len) {
     if (ring == NULL || ring->slots == NULL) return;
-    // The coarse clock reads the kernel's last tick (1-10 ms resolution) at a fifth of the
-    // cost of CLOCK_REALTIME on virtual machines; breadcrumbs are ordered by ticket anyway.
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME_COARSE, &ts);
-    uint64_t n = atomic_fetch_add_explicit(&ring->next, 1, memory_order_relaxed);
-    scr_slot *slot = &ring->slots[n & ring->mask];
+    uint32_t shard = thread_shard();
+    // Stamped before the ticket: within a shard a later ticket never has an earlier stamp from
+    // the same thread.
+    uint64_t stamp = read_stamp();
+    uint64_t n = atomic_fetch_add_explicit(&ring->shards[shard].next, 1, memory_order_relaxed);
+    scr_slot *slot = slot_of(ring, shard, n);
     atomic_store_explicit(&slot->seq, 2 * n + 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_release); // the odd mark is seen before any field changes
-    fill_slot(slot, (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u, level, category, category_len,
-              message, message_len, pairs, pairs_len);
+    fill_slot(slot, stamp, level, category, category_len, message, message_len, pairs, pairs_len);
     atomic_store_explicit(&slot->seq, 2 * n + 2, memory_order_release);
 }
 
@@ -242,8 +308,8 @@ static const char *level_name(uint8_t level) {
 // from the copy, and bounded, so a torn slot never makes a copy past a field's end; the
 // sequence check after the copy tells whether the copy is whole.
 SCR_SEQLOCK_DATA static void copy_slot(scr_slot *copy, const scr_slot *slot) {
-    size_t fixed = offsetof(scr_slot, category) - offsetof(scr_slot, timestamp_ms);
-    copy_racy((char *)&copy->timestamp_ms, (const char *)&slot->timestamp_ms, fixed);
+    size_t fixed = offsetof(scr_slot, category) - offsetof(scr_slot, stamp);
+    copy_racy((char *)&copy->stamp, (const char *)&slot->stamp, fixed);
     if (copy->category_len > SCR_CATEGORY_MAX) copy->category_len = SCR_CATEGORY_MAX;
     if (copy->message_len > SCR_MESSAGE_MAX) copy->message_len = SCR_MESSAGE_MAX;
     if (copy->pair_count > SCR_MAX_PAIRS) copy->pair_count = SCR_MAX_PAIRS;
@@ -272,10 +338,10 @@ static bool read_slot(const scr_slot *slot, uint64_t n, scr_slot *copy) {
 }
 
 // Async-signal-safe: writer calls only. One breadcrumb, from a whole copy of its slot.
-static void write_item(scr_writer *w, const scr_slot *copy) {
+static void write_item(scr_writer *w, const scr_slot *copy, uint64_t timestamp_ms) {
     scr_json_object_begin(w);
     scr_json_key(w, "timestamp_ms");
-    scr_json_u64(w, copy->timestamp_ms);
+    scr_json_u64(w, timestamp_ms);
     scr_json_key(w, "level");
     scr_json_cstring(w, level_name(copy->level), 7);
     scr_json_key(w, "category");
@@ -302,26 +368,86 @@ static void write_item(scr_writer *w, const scr_slot *copy) {
     scr_json_object_end(w);
 }
 
-// Async-signal-safe. Copies each of the newest `capacity` slots to the stack and checks
-// its sequence before and after; writes the whole ones oldest first.
+// When the ring is read: the counter and the wall clock now, beside their values when it was made.
+typedef struct scr_ring_clock {
+    uint64_t made_stamp, made_wall_ns, now_stamp, now_wall_ns;
+} scr_ring_clock;
+
+// Async-signal-safe (arithmetic). The wall-clock milliseconds of `stamp`, placed between the
+// ring's making and now in proportion (the counter runs at a constant rate).
+static uint64_t stamp_wall_ms(const scr_ring_clock *clock, uint64_t stamp) {
+    if (clock->now_stamp <= clock->made_stamp || clock->now_wall_ns <= clock->made_wall_ns) {
+        return clock->now_wall_ns / 1000000u;
+    }
+    if (stamp < clock->made_stamp) stamp = clock->made_stamp;
+    if (stamp > clock->now_stamp) stamp = clock->now_stamp;
+    double part = (double)(stamp - clock->made_stamp) / (double)(clock->now_stamp - clock->made_stamp);
+    uint64_t since = (uint64_t)(part * (double)(clock->now_wall_ns - clock->made_wall_ns));
+    return (clock->made_wall_ns + since) / 1000000u;
+}
+
+// Async-signal-safe. The stamp of the slot ticket `n` wrote, as it is now (a producer may be
+// rewriting it: it only orders, and the copy's sequence check tells whether it was whole).
+SCR_SEQLOCK_DATA static uint64_t peek_stamp(const scr_ring *ring, uint32_t shard, uint64_t n) {
+    uint64_t stamp;
+    copy_racy((char *)&stamp, (const char *)&slot_of(ring, shard, n)->stamp, sizeof stamp);
+    return stamp;
+}
+
+// Async-signal-safe. The shard whose breadcrumb at `at` (one of [from, to)) is newest when
+// `newest`, else oldest; -1 when every shard's range is empty.
+static int pick_shard(const scr_ring *ring, const uint64_t *from, const uint64_t *to, bool newest) {
+    int best = -1;
+    uint64_t best_stamp = 0;
+    for (uint32_t s = 0; s < SCR_RING_SHARDS; s++) {
+        if (from[s] >= to[s]) continue;
+        uint64_t stamp = peek_stamp(ring, s, newest ? to[s] - 1 : from[s]);
+        if (best < 0 || (newest ? stamp > best_stamp : stamp < best_stamp)) {
+            best = (int)s;
+            best_stamp = stamp;
+        }
+    }
+    return best;
+}
+
+// Async-signal-safe. Of every shard's tickets so far, keeps the newest `capacity` over all shards
+// by stamp (at most a shard's slot count from each, the rest being overwritten), copies each to
+// the stack and checks its sequence before and after, and writes the whole ones oldest first.
 void scr_ring_write_json(scr_ring *ring, scr_writer *w) {
-    scr_slot *slots = ring == NULL ? NULL : ring->slots;
-    uint64_t end = ring == NULL ? 0 : atomic_load_explicit(&ring->next, memory_order_acquire);
     uint32_t capacity = ring == NULL ? 0 : ring->capacity;
-    uint64_t begin = end > capacity ? end - capacity : 0;
+    uint64_t begin[SCR_RING_SHARDS] = {0}, end[SCR_RING_SHARDS] = {0};
     uint64_t torn = 0;
+    scr_ring_clock clock = {0};
+    if (ring != NULL && ring->slots != NULL) {
+        clock = (scr_ring_clock){ring->made_stamp, ring->made_wall_ns, read_stamp(), wall_ns()};
+        uint64_t oldest[SCR_RING_SHARDS];
+        for (uint32_t s = 0; s < SCR_RING_SHARDS; s++) {
+            end[s] = atomic_load_explicit(&ring->shards[s].next, memory_order_acquire);
+            oldest[s] = end[s] > capacity ? end[s] - capacity : 0;
+            begin[s] = end[s];
+        }
+        // Newest first, down to `capacity` breadcrumbs: what is left in [begin, end) is kept.
+        for (uint32_t kept = 0; kept < capacity; kept++) {
+            int s = pick_shard(ring, oldest, begin, true);
+            if (s < 0) break;
+            begin[s]--;
+        }
+    }
     scr_json_object_begin(w);
     scr_json_key(w, "capacity");
     scr_json_u64(w, capacity);
     scr_json_key(w, "items");
     scr_json_array_begin(w);
-    for (uint64_t n = begin; slots != NULL && n < end; n++) {
+    while (ring != NULL && ring->slots != NULL) {
+        int s = pick_shard(ring, begin, end, false);
+        if (s < 0) break;
+        uint64_t n = begin[s]++;
         scr_slot copy;
-        if (!read_slot(&slots[n & ring->mask], n, &copy)) {
+        if (!read_slot(slot_of(ring, (uint32_t)s, n), n, &copy)) {
             torn++;
             continue;
         }
-        write_item(w, &copy);
+        write_item(w, &copy, stamp_wall_ms(&clock, copy.stamp));
     }
     scr_json_array_end(w);
     scr_json_key(w, "torn");

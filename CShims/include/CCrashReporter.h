@@ -23,6 +23,10 @@ extern "C" {
 /// Largest ring the reporter accepts.
 #define SCR_MAX_BREADCRUMBS 4096
 
+/// Shards of a ring: threads record into them round-robin, each shard with its own ticket and
+/// room for the ring's whole capacity (ring.c).
+#define SCR_RING_SHARDS 4
+
 /// Longest file-name ending `scr_config` takes (with its NUL).
 #define SCR_SUFFIX_MAX 24
 
@@ -240,6 +244,11 @@ void scr_ring_record(scr_ring *ring, uint8_t level,
                      const char *category, size_t category_len,
                      const char *message, size_t message_len,
                      const uint8_t *pairs, size_t pairs_len);
+
+/// The shard (0 ..< SCR_RING_SHARDS) the calling thread's breadcrumbs go to, given now if the
+/// thread has recorded none yet. Tests use it to put two threads in different shards.
+/// Async-signal-safe.
+uint32_t scr_breadcrumb_shard(void);
 
 /// Writes `ring` as the handler would (see `scr_breadcrumbs_write_json`). Async-signal-safe.
 long scr_ring_write_json_to(scr_ring *ring, char *buffer, size_t capacity);
