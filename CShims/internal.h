@@ -477,6 +477,7 @@ SCR_HIDDEN bool scr_chain_ends_process(int sig);
 SCR_HIDDEN void scr_handle_signal(int sig, siginfo_t *info, void *ucontext);
 
 // ---- small signal-safe helpers (util.c) -------------------------------------------------
+SCR_HIDDEN uint64_t scr_now_realtime_ns(void);
 SCR_HIDDEN uint64_t scr_now_realtime_ms(void);
 SCR_HIDDEN uint64_t scr_now_boottime_ms(void);
 SCR_HIDDEN uint64_t scr_now_monotonic_ns(void);

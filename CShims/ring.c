@@ -59,6 +59,11 @@ _Static_assert(offsetof(scr_pair, value_len) == offsetof(scr_pair, key_len) + 1,
 _Static_assert(SCR_CATEGORY_MAX < 256 && SCR_MESSAGE_MAX < 256 && SCR_KEY_MAX < 256 && SCR_VALUE_MAX < 256,
                "field lengths are stored in one byte");
 
+// The CPU's counter (read_stamp) and CLOCK_REALTIME, read together.
+typedef struct scr_clock_pair {
+    uint64_t stamp, wall_ns;
+} scr_clock_pair;
+
 // One shard's next ticket, on a cache line of its own.
 typedef struct __attribute__((aligned(64))) scr_shard {
     _Atomic uint64_t next;
@@ -70,8 +75,7 @@ struct scr_ring {
     uint64_t mask;           // a shard's slot count - 1
     uint32_t capacity;       // newest N kept, over all shards
     size_t mapped;           // bytes of the mapping holding this header and the slots
-    uint64_t made_stamp;     // read_stamp() when the ring was made
-    uint64_t made_wall_ns;   // CLOCK_REALTIME then
+    scr_clock_pair made;     // when the ring was made
 };
 
 _Static_assert((SCR_RING_SHARDS & (SCR_RING_SHARDS - 1)) == 0, "the shard is a mask of the thread's number");
@@ -87,18 +91,12 @@ static inline uint64_t read_stamp(void) {
     __asm__ volatile("mrs %0, cntvct_el0" : "=r"(count));
     return count;
 #else
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return scr_now_monotonic_ns();
 #endif
 }
 
 // Async-signal-safe (clock_gettime).
-static uint64_t wall_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+static scr_clock_pair clock_now(void) { return (scr_clock_pair){read_stamp(), scr_now_realtime_ns()}; }
 
 // The calling thread's shard number plus one; 0 until its first breadcrumb. Initial-exec: a plain
 // load from the thread pointer, no call that could allocate.
@@ -139,8 +137,7 @@ scr_ring *scr_ring_create(uint32_t capacity) {
     ring->mask = size - 1;
     ring->capacity = capacity;
     ring->mapped = bytes;
-    ring->made_stamp = read_stamp();
-    ring->made_wall_ns = wall_ns();
+    ring->made = clock_now();
     return ring;
 }
 
@@ -368,22 +365,14 @@ static void write_item(scr_writer *w, const scr_slot *copy, uint64_t timestamp_m
     scr_json_object_end(w);
 }
 
-// When the ring is read: the counter and the wall clock now, beside their values when it was made.
-typedef struct scr_ring_clock {
-    uint64_t made_stamp, made_wall_ns, now_stamp, now_wall_ns;
-} scr_ring_clock;
-
-// Async-signal-safe (arithmetic). The wall-clock milliseconds of `stamp`, placed between the
-// ring's making and now in proportion (the counter runs at a constant rate).
-static uint64_t stamp_wall_ms(const scr_ring_clock *clock, uint64_t stamp) {
-    if (clock->now_stamp <= clock->made_stamp || clock->now_wall_ns <= clock->made_wall_ns) {
-        return clock->now_wall_ns / 1000000u;
-    }
-    if (stamp < clock->made_stamp) stamp = clock->made_stamp;
-    if (stamp > clock->now_stamp) stamp = clock->now_stamp;
-    double part = (double)(stamp - clock->made_stamp) / (double)(clock->now_stamp - clock->made_stamp);
-    uint64_t since = (uint64_t)(part * (double)(clock->now_wall_ns - clock->made_wall_ns));
-    return (clock->made_wall_ns + since) / 1000000u;
+// Async-signal-safe (arithmetic). The wall-clock milliseconds of `stamp`, placed between `made`
+// (the ring's making) and `now` (the reading) in proportion: the counter runs at a constant rate.
+static uint64_t stamp_wall_ms(scr_clock_pair made, scr_clock_pair now, uint64_t stamp) {
+    if (now.stamp <= made.stamp || now.wall_ns <= made.wall_ns) return now.wall_ns / 1000000u;
+    if (stamp < made.stamp) stamp = made.stamp;
+    if (stamp > now.stamp) stamp = now.stamp;
+    double part = (double)(stamp - made.stamp) / (double)(now.stamp - made.stamp);
+    return (made.wall_ns + (uint64_t)(part * (double)(now.wall_ns - made.wall_ns))) / 1000000u;
 }
 
 // Async-signal-safe. The stamp of the slot ticket `n` wrote, as it is now (a producer may be
@@ -394,8 +383,9 @@ SCR_SEQLOCK_DATA static uint64_t peek_stamp(const scr_ring *ring, uint32_t shard
     return stamp;
 }
 
-// Async-signal-safe. The shard whose breadcrumb at `at` (one of [from, to)) is newest when
-// `newest`, else oldest; -1 when every shard's range is empty.
+// Async-signal-safe. Of the shards whose range [from[s], to[s]) is not empty, the one whose newest
+// breadcrumb (at to[s] - 1) is newest when `newest`, else the one whose oldest (at from[s]) is
+// oldest; -1 when every range is empty.
 static int pick_shard(const scr_ring *ring, const uint64_t *from, const uint64_t *to, bool newest) {
     int best = -1;
     uint64_t best_stamp = 0;
@@ -417,9 +407,9 @@ void scr_ring_write_json(scr_ring *ring, scr_writer *w) {
     uint32_t capacity = ring == NULL ? 0 : ring->capacity;
     uint64_t begin[SCR_RING_SHARDS] = {0}, end[SCR_RING_SHARDS] = {0};
     uint64_t torn = 0;
-    scr_ring_clock clock = {0};
+    scr_clock_pair now = {0};
     if (ring != NULL && ring->slots != NULL) {
-        clock = (scr_ring_clock){ring->made_stamp, ring->made_wall_ns, read_stamp(), wall_ns()};
+        now = clock_now();
         uint64_t oldest[SCR_RING_SHARDS];
         for (uint32_t s = 0; s < SCR_RING_SHARDS; s++) {
             end[s] = atomic_load_explicit(&ring->shards[s].next, memory_order_acquire);
@@ -447,7 +437,7 @@ void scr_ring_write_json(scr_ring *ring, scr_writer *w) {
             torn++;
             continue;
         }
-        write_item(w, &copy, stamp_wall_ms(&clock, copy.stamp));
+        write_item(w, &copy, stamp_wall_ms(ring->made, now, copy.stamp));
     }
     scr_json_array_end(w);
     scr_json_key(w, "torn");

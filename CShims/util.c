@@ -10,11 +10,14 @@
 #include <unistd.h>
 
 // Async-signal-safe.
-uint64_t scr_now_realtime_ms(void) {
+uint64_t scr_now_realtime_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+// Async-signal-safe.
+uint64_t scr_now_realtime_ms(void) { return scr_now_realtime_ns() / 1000000u; }
 
 // Async-signal-safe.
 uint64_t scr_now_boottime_ms(void) {
