@@ -105,7 +105,7 @@ let package = Package(
         .target(name: "CrashReporterHTTP", dependencies: ["CCrashReporterTLS", "CrashReporterSupport"]),
         .target(name: "CCrashReporterTLS", cSettings: [.define("_GNU_SOURCE")]),
 
-        // MARK: Processing: symbolication (the toolchain's Runtime module stays in here), Sentry's formats.
+        // MARK: Processing: symbolication (ELF, DWARF, the standard library's demangler), Sentry's formats.
         .target(name: "CrashSymbolication", dependencies: ["CrashReportFormat", "CrashReporterSupport"]),
         .target(name: "CrashReportSentry", dependencies: ["CrashReportFormat", "CrashReporterSupport"]),
 
@@ -187,7 +187,7 @@ let package = Package(
         .testTarget(name: "CrashReportFormatTests", dependencies: ["CrashReportFormat", "TestSupport"]),
         .testTarget(
             name: "CrashSymbolicationTests",
-            dependencies: ["CrashSymbolication", "CrashReportFormat", "CrashReporterSupport"]
+            dependencies: ["CrashSymbolication", "CrashReportFormat", "CrashReporterSupport", "TestSupport"]
         ),
         .testTarget(
             name: "CrashReportSentryTests",

@@ -49,7 +49,7 @@ final class DebugImage {
     }
 
     private static func frame(_ rawName: String, at location: DWARFLineTable.Row?, inlined: Bool) -> FrameSymbol {
-        let function = AsyncFunctionName.owner(of: RuntimeDemangling.name(of: rawName))
+        let function = AsyncFunctionName.owner(of: SwiftDemangling.name(of: rawName))
         let failure = function.hasPrefix(RuntimeFrames.failurePrefix)
         var file = failure ? nil : location?.file
         if let path = file, path.hasSuffix("<compiler-generated>") { file = "<compiler-generated>" }

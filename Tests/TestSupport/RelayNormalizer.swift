@@ -20,7 +20,7 @@ public enum RelayNormalizer {
     /// `event` (a Sentry event payload) as Relay normalizes it.
     public static func normalize(_ event: Data) throws -> [String: Any] {
         let python = try interpreter()
-        let output = try run(python, ["-c", script], input: event)
+        let output = try ProgramOutput.run(python, ["-c", script], input: event)
         guard let object = try JSONSerialization.jsonObject(with: output) as? [String: Any] else {
             throw TestFailure("Relay gave back no event")
         }
@@ -35,8 +35,9 @@ public enum RelayNormalizer {
         if FileManager.default.isExecutableFile(atPath: python) { return python }
         let staging = environment.path + ".\(getpid())"
         try? FileManager.default.removeItem(atPath: staging)
-        _ = try run("/usr/bin/env", ["python3", "-m", "venv", staging], input: nil)
-        _ = try run(staging + "/bin/python", ["-m", "pip", "install", "-q", "sentry-relay==\(version)"], input: nil)
+        _ = try ProgramOutput.run("/usr/bin/env", ["python3", "-m", "venv", staging], input: nil)
+        _ = try ProgramOutput.run(
+            staging + "/bin/python", ["-m", "pip", "install", "-q", "sentry-relay==\(version)"], input: nil)
         if (try? FileManager.default.moveItem(atPath: staging, toPath: environment.path)) == nil {
             try? FileManager.default.removeItem(atPath: staging)
         }
@@ -44,30 +45,5 @@ public enum RelayNormalizer {
             throw TestFailure("no Python environment with sentry-relay at \(environment.path)")
         }
         return python
-    }
-
-    private static func run(_ executable: String, _ arguments: [String], input: Data?) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = stdin
-        try process.run()
-        // Python reads the whole input before it writes anything, and writes little to stderr.
-        if let input { stdin.fileHandleForWriting.write(input) }
-        try stdin.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let failure = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestFailure(
-                "\(executable) \(arguments.prefix(3).joined(separator: " ")) failed: "
-                    + String(decoding: failure, as: UTF8.self).suffix(2000))
-        }
-        return data
     }
 }
