@@ -81,7 +81,7 @@ static void write_all(const unsigned char *p, size_t n) {
         p += r;
         n -= (size_t)r;
     }
-    if (began != 0) scr_profile_add(1, scr_now_monotonic_ns() - began);
+    if (began != 0) scr_profile_add(SCR_PROFILE_WRITE, scr_now_monotonic_ns() - began);
 }
 
 // Async-signal-safe. Compresses what is pending in the writer with `flush` and writes
@@ -96,7 +96,7 @@ static int pump(scr_writer *w, int flush) {
         s->avail_out = SCR_OUT_SIZE;
         uint64_t began = scr_profile_on() ? scr_now_monotonic_ns() : 0;
         r = deflate(s, flush);
-        if (began != 0) scr_profile_add(0, scr_now_monotonic_ns() - began);
+        if (began != 0) scr_profile_add(SCR_PROFILE_DEFLATE, scr_now_monotonic_ns() - began);
         if (r == Z_STREAM_ERROR) return -1;
         write_all(g_gzip.out, SCR_OUT_SIZE - s->avail_out);
     } while (s->avail_out == 0 || (flush == Z_FINISH && r != Z_STREAM_END));

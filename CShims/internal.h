@@ -283,10 +283,11 @@ SCR_HIDDEN int scr_threads_prepare(const scr_config *config);
 SCR_HIDDEN void scr_threads_prepare_existing(void);
 // Asks every other thread to capture itself; with `hold` they wait in
 // their handler until scr_threads_release. Returns the number of slots given. The caller may
-// write other parts of the report meanwhile, then waits with scr_threads_wait (bounded).
-// Async-signal-safe.
+// write other parts of the report meanwhile, then waits for each slot with scr_threads_wait_slot
+// before it reads it, or for all with scr_threads_wait (bounded). Async-signal-safe.
 SCR_HIDDEN int scr_threads_request(bool hold);
 SCR_HIDDEN void scr_threads_wait(void);
+SCR_HIDDEN void scr_threads_wait_slot(int index);
 SCR_HIDDEN void scr_threads_release(void);
 SCR_HIDDEN int scr_threads_count(void);
 SCR_HIDDEN const scr_thread_slot *scr_threads_slot(int index);
@@ -493,7 +494,9 @@ SCR_HIDDEN long scr_read_file(const char *path, char *buf, size_t cap);
 // ---- the benchmark's crash profile (profile.c) ------------------------------------------
 SCR_HIDDEN bool scr_profile_on(void);
 SCR_HIDDEN void scr_profile_mark(int phase);
-SCR_HIDDEN void scr_profile_add(int which, uint64_t ns); // 0: deflate, 1: write(2)
+// What scr_profile_add adds to: time inside deflate, inside write(2), or asleep for other threads.
+enum { SCR_PROFILE_DEFLATE, SCR_PROFILE_WRITE, SCR_PROFILE_WAITING };
+SCR_HIDDEN void scr_profile_add(int which, uint64_t ns);
 SCR_HIDDEN void scr_profile_flush(void);
 
 // ---- the run record (run_record.c) --------------------------------------------------------

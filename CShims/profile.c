@@ -25,11 +25,12 @@ void scr_profile_mark(int phase) {
     g_profile.table.marks_ns[phase] = scr_now_monotonic_ns();
 }
 
-// Async-signal-safe. Adds `ns` spent in deflate (which 0) or in write(2) (which 1).
+// Async-signal-safe. Adds `ns` spent in deflate, in write(2) or asleep for the other threads.
 void scr_profile_add(int which, uint64_t ns) {
     if (g_profile.fd < 0) return;
-    if (which == 0) g_profile.table.deflate_ns += ns;
-    else g_profile.table.write_ns += ns;
+    if (which == SCR_PROFILE_DEFLATE) g_profile.table.deflate_ns += ns;
+    else if (which == SCR_PROFILE_WRITE) g_profile.table.write_ns += ns;
+    else g_profile.table.waiting_ns += ns;
 }
 
 // Async-signal-safe (write). Hands the table to the descriptor, once.

@@ -245,12 +245,12 @@ int scr_report_write(scr_report_request *request) {
     }
     scr_fault_if_injected(SCR_FAULT_IN_REPORT);
     // The threads next to the crash object, whose frames the crashing thread's repeat: within
-    // the compression window, the repeat costs almost nothing.
+    // the compression window, the repeat costs almost nothing. Each is written as soon as it has
+    // answered, while the later ones still capture themselves on the other cores.
     scr_profile_mark(SCR_PROFILE_HEADER);
-    scr_threads_wait();
-    scr_profile_mark(SCR_PROFILE_CAPTURED);
     scr_json_key(w, "threads");
     scr_report_write_threads(w, crashed, g_report.pid);
+    scr_profile_mark(SCR_PROFILE_CAPTURED);
     scr_json_key(w, "threads_total");
     scr_json_u64(w, (uint64_t)scr_threads_total() + 1); // the writer's own thread too
     scr_json_key(w, "threads_omitted");

@@ -49,8 +49,8 @@ static void write_silent(scr_writer *w, const scr_thread_slot *slot) {
     scr_report_write_frames(w, &none);
 }
 
-// Async-signal-safe: writer calls and reads of slots that no thread writes any more (DONE or
-// ABANDONED).
+// Async-signal-safe: writer calls, and reads of each slot once it is settled (DONE or ABANDONED:
+// no thread writes it any more), waiting for it first (bounded, threads.c).
 void scr_report_write_threads(scr_writer *w, const scr_crashed_thread *crashed, pid_t main_tid) {
     scr_json_array_begin(w);
     if (crashed != NULL) {
@@ -61,6 +61,7 @@ void scr_report_write_threads(scr_writer *w, const scr_crashed_thread *crashed, 
     }
     int count = scr_threads_count();
     for (int i = 0; i < count; i++) {
+        scr_threads_wait_slot(i);
         const scr_thread_slot *slot = scr_threads_slot(i);
         int state = atomic_load_explicit(&slot->state, memory_order_acquire);
         scr_json_object_begin(w);

@@ -6,8 +6,9 @@
 // /proc/self/task (tasks.c), gives each other thread a slot (its id, state REQUESTED) and sends it
 // the signal with tgkill. Each thread then runs on_capture on its own alternate stack: it claims
 // its slot (REQUESTED -> CAPTURING), saves its registers from the signal's ucontext, reads its name
-// and unwinds its own stack from there into the slot, and marks it DONE. The writer waits until
-// every slot is DONE or the time bound passes; a slot still REQUESTED then is ABANDONED (a late
+// and unwinds its own stack from there into the slot, and marks it DONE. The writer takes the
+// slots in order, each as soon as it is DONE (so it writes the first threads while the later ones
+// still unwind), until the time bound passes; a slot still REQUESTED then is ABANDONED (a late
 // signal finds no slot and returns), and /proc/self/task/<tid>/status says why the thread did not
 // answer: the signal blocked, or the thread stopped.
 //
@@ -60,7 +61,10 @@ static struct {
     uint64_t first_signal_ns;
     _Atomic uint64_t last_resumed_ns; // when the latest thread left on_capture
     _Atomic int answered;             // threads done with their slot (the writer sleeps on it)
-} g_threads;
+    _Atomic int awaited;              // the slot the writer sleeps for, -1 when it does not sleep
+    bool looked;                      // writer only: the status files were read for this request
+    bool settled;                     // writer only: every slot of this request is settled
+} g_threads = {.awaited = -1};
 
 // Stacks kept for threads that could not take theirs at install because their signals were
 // blocked: a thread still starting up has every signal blocked by pthread_create until its first
@@ -145,11 +149,12 @@ static void capture_self(scr_thread_slot *slot, void *ucontext) {
     atomic_store(&slot->in_unwind, 0);
 }
 
-// Async-signal-safe: marks `slot` done; the last thread to answer wakes the writer (futex), so
-// that the writer is not woken once per thread.
+// Async-signal-safe: marks `slot` done and wakes the writer (futex) only when it sleeps for this
+// very slot: it takes the slots in order, each as soon as its thread has answered.
 static void answer(scr_thread_slot *slot) {
-    atomic_store_explicit(&slot->state, SCR_SLOT_DONE, memory_order_release);
-    if (atomic_fetch_add(&g_threads.answered, 1) + 1 >= atomic_load(&g_threads.count)) {
+    atomic_store(&slot->state, SCR_SLOT_DONE);
+    atomic_fetch_add(&g_threads.answered, 1);
+    if (atomic_load(&g_threads.awaited) == (int)(slot - g_threads.slots)) {
         syscall(SYS_futex, &g_threads.answered, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
     }
 }
@@ -337,6 +342,8 @@ static void give_up_if_unable(scr_thread_slot *slot) {
 static void send_signals(int count) {
     pid_t pid = getpid();
     g_threads.first_signal_ns = scr_now_monotonic_ns();
+    g_threads.looked = false;
+    g_threads.settled = false;
     atomic_store(&g_threads.last_resumed_ns, 0);
     atomic_store(&g_threads.answered, 0);
     for (int i = 0; i < count; i++) {
@@ -349,35 +356,9 @@ static void send_signals(int count) {
     }
 }
 
-// Async-signal-safe (futex, clock_gettime, the status file). Waits for every slot's thread, at
-// most the time bound from the first signal, asleep on the count of answers; abandons the ones
-// that did not answer and says why.
-static void wait_for_answers(int count) {
-    uint64_t started = g_threads.first_signal_ns;
-    uint64_t deadline = started + (uint64_t)g_threads.timeout_ms * 1000000u;
-    bool looked = false;
-    for (;;) {
-        int answered = atomic_load(&g_threads.answered);
-        bool waiting = false;
-        for (int i = 0; i < count && !waiting; i++) {
-            int state = atomic_load_explicit(&g_threads.slots[i].state, memory_order_acquire);
-            waiting = state == SCR_SLOT_REQUESTED || state == SCR_SLOT_CAPTURING;
-        }
-        uint64_t now = scr_now_monotonic_ns();
-        if (!waiting || now >= deadline) break;
-        if (!looked && now - started >= SCR_LOOK_AFTER_NS) {
-            // A thread that blocks the signal (a dispatch worker does) or is stopped will not
-            // answer within any bound: give up on those now rather than at the deadline.
-            looked = true;
-            for (int i = 0; i < count; i++) {
-                if (atomic_load(&g_threads.slots[i].state) == SCR_SLOT_REQUESTED) give_up_if_unable(&g_threads.slots[i]);
-            }
-            continue; // the ones given up on may have been the last
-        }
-        // Until the next answer, the look at the status files, or the deadline.
-        uint64_t until = looked ? deadline : started + SCR_LOOK_AFTER_NS;
-        futex_wait_until(&g_threads.answered, answered, until < deadline ? until : deadline);
-    }
+// Async-signal-safe (the status file, nanosleep). At the time bound: abandons every slot whose
+// thread has not answered and says why; a thread already inside its handler gets a moment more.
+static void settle_the_rest(int count) {
     for (int i = 0; i < count; i++) {
         scr_thread_slot *slot = &g_threads.slots[i];
         int expected = SCR_SLOT_REQUESTED;
@@ -401,6 +382,50 @@ static void wait_for_answers(int count) {
             slot->error = "no_answer";
         }
     }
+    g_threads.settled = true;
+}
+
+// Async-signal-safe (futex, clock_gettime, the status file). Waits until slot `index` is settled
+// (its thread answered, or was given up on), asleep on the count of answers, at most the time
+// bound from the first signal; at the bound every slot still open is settled at once.
+static void wait_for_slot(int index) {
+    int count = atomic_load_explicit(&g_threads.count, memory_order_acquire);
+    uint64_t started = g_threads.first_signal_ns;
+    uint64_t deadline = started + (uint64_t)g_threads.timeout_ms * 1000000u;
+    uint64_t asleep_ns = 0;
+    while (!g_threads.settled && index < count) {
+        // The count, then the mark, then the state: an answer after the state was read either
+        // changes the count (the futex does not sleep) or finds the mark (and wakes it).
+        int answered = atomic_load(&g_threads.answered);
+        atomic_store(&g_threads.awaited, index);
+        int state = atomic_load(&g_threads.slots[index].state);
+        if (state == SCR_SLOT_DONE || state == SCR_SLOT_ABANDONED) break;
+        uint64_t now = scr_now_monotonic_ns();
+        if (now >= deadline) {
+            settle_the_rest(count);
+            break;
+        }
+        if (!g_threads.looked && now - started >= SCR_LOOK_AFTER_NS) {
+            // A thread that blocks the signal (a dispatch worker does) or is stopped will not
+            // answer within any bound: give up on those now rather than at the deadline.
+            g_threads.looked = true;
+            for (int i = 0; i < count; i++) {
+                if (atomic_load(&g_threads.slots[i].state) == SCR_SLOT_REQUESTED) give_up_if_unable(&g_threads.slots[i]);
+            }
+            continue; // the one awaited may have been given up on
+        }
+        // Until the next answer, the look at the status files, or the deadline.
+        uint64_t until = g_threads.looked ? deadline : started + SCR_LOOK_AFTER_NS;
+        futex_wait_until(&g_threads.answered, answered, until < deadline ? until : deadline);
+        if (scr_profile_on()) asleep_ns += scr_now_monotonic_ns() - now;
+    }
+    atomic_store(&g_threads.awaited, -1);
+    scr_profile_add(SCR_PROFILE_WAITING, asleep_ns);
+}
+
+// Async-signal-safe (see wait_for_slot). Waits for every slot, in order.
+static void wait_for_answers(int count) {
+    for (int i = 0; i < count; i++) wait_for_slot(i);
 }
 
 // Async-signal-safe (see send_signals).
@@ -414,6 +439,9 @@ int scr_threads_request(bool hold) {
 
 // Async-signal-safe (see wait_for_answers).
 void scr_threads_wait(void) { wait_for_answers(scr_threads_count()); }
+
+// Async-signal-safe (see wait_for_slot).
+void scr_threads_wait_slot(int index) { wait_for_slot(index); }
 
 // Async-signal-safe. Meaningful once every captured thread has returned.
 uint64_t scr_last_capture_pause_ns(void) {

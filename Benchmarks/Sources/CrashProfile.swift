@@ -8,6 +8,7 @@ enum CrashProfile {
         var marks: [UInt64]
         var deflate: UInt64
         var write: UInt64
+        var waiting: UInt64
         var faulted: UInt64
         var reaped: UInt64
 
@@ -20,7 +21,8 @@ enum CrashProfile {
             let marks = withUnsafeBytes(of: table.marks_ns) { Array($0.bindMemory(to: UInt64.self)) }
             guard marks.allSatisfy({ $0 >= faulted }) else { return nil }
             return Sample(
-                marks: marks, deflate: table.deflate_ns, write: table.write_ns, faulted: faulted, reaped: reaped)
+                marks: marks, deflate: table.deflate_ns, write: table.write_ns, waiting: table.waiting_ns,
+                faulted: faulted, reaped: reaped)
         }
 
         func mark(_ phase: Int) -> Double { Double(marks[phase]) }
@@ -41,10 +43,10 @@ enum CrashProfile {
         ("report file opened, deflate set up", { $0.mark(SCR_PROFILE_OPENED) - $0.mark(SCR_PROFILE_REQUESTED) }),
         ("images refreshed, header and crash written", { $0.mark(SCR_PROFILE_HEADER) - $0.mark(SCR_PROFILE_OPENED) }),
         (
-            "waiting for the other threads' capture",
+            "other threads written, each once it has answered",
             { $0.mark(SCR_PROFILE_CAPTURED) - $0.mark(SCR_PROFILE_HEADER) }
         ),
-        ("threads, images, breadcrumbs written", { $0.mark(SCR_PROFILE_BODY) - $0.mark(SCR_PROFILE_CAPTURED) }),
+        ("images, breadcrumbs written", { $0.mark(SCR_PROFILE_BODY) - $0.mark(SCR_PROFILE_CAPTURED) }),
         ("deflate's last block", { $0.mark(SCR_PROFILE_FINISHED) - $0.mark(SCR_PROFILE_BODY) }),
         ("named .crash (linkat, or rename), closed", { $0.mark(SCR_PROFILE_RENAMED) - $0.mark(SCR_PROFILE_FINISHED) }),
         ("run record marked", { $0.mark(SCR_PROFILE_RECORDED) - $0.mark(SCR_PROFILE_RENAMED) }),
@@ -59,12 +61,12 @@ enum CrashProfile {
     static let totals: [(String, @Sendable (Sample) -> Double)] = [
         ("of which inside deflate", { Double($0.deflate) }),
         ("of which inside write(2)", { Double($0.write) }),
+        ("of which asleep for the other threads' answers", { Double($0.waiting) }),
         (
-            "of which JSON encoding and the rest (writing phases − deflate − write − waiting)",
+            "of which JSON encoding and the rest (writing phases − deflate − write − asleep)",
             {
-                $0.mark(SCR_PROFILE_FINISHED) - $0.mark(SCR_PROFILE_REQUESTED)
-                    - ($0.mark(SCR_PROFILE_CAPTURED) - $0.mark(SCR_PROFILE_HEADER)) - Double($0.deflate)
-                    - Double($0.write)
+                $0.mark(SCR_PROFILE_FINISHED) - $0.mark(SCR_PROFILE_REQUESTED) - Double($0.waiting)
+                    - Double($0.deflate) - Double($0.write)
             }
         ),
         ("whole: fault to waitpid", { Double($0.reaped - $0.faulted) }),

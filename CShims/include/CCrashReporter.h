@@ -188,8 +188,8 @@ enum {
     SCR_PROFILE_REQUESTED, // the other threads are listed and signalled
     SCR_PROFILE_OPENED,    // the report file is open, deflate set up
     SCR_PROFILE_HEADER,    // the images are refreshed, the header and crash object written
-    SCR_PROFILE_CAPTURED,  // every other thread has answered
-    SCR_PROFILE_BODY,      // threads, images and breadcrumbs written (through deflate)
+    SCR_PROFILE_CAPTURED,  // every other thread has answered and is written, each as it answered
+    SCR_PROFILE_BODY,      // images and breadcrumbs written (through deflate)
     SCR_PROFILE_FINISHED,  // deflate's last block written
     SCR_PROFILE_RENAMED,   // the report named .crash (linkat or rename) and closed
     SCR_PROFILE_RECORDED,  // the run record marked crashed
@@ -197,12 +197,14 @@ enum {
     SCR_PROFILE_PHASES
 };
 
-/// What the handler hands the profile's descriptor: the marks, and the time spent inside
-/// deflate and inside write(2) while writing the report (both within HEADER..FINISHED).
+/// What the handler hands the profile's descriptor: the marks, the time spent inside deflate
+/// and inside write(2) while writing the report (both within OPENED..FINISHED), and the time
+/// asleep for the other threads' answers (within HEADER..CAPTURED).
 typedef struct scr_crash_profile {
     uint64_t marks_ns[SCR_PROFILE_PHASES];
     uint64_t deflate_ns;
     uint64_t write_ns;
+    uint64_t waiting_ns;
 } scr_crash_profile;
 
 /// Benchmark hook: from now on a crash notes its phases and writes one scr_crash_profile to
