@@ -73,7 +73,7 @@ void *scr_altstack_map(void) {
     mprotect(mapping, page, PROT_NONE); // a guard page below the stack
     // The signal frame and a capture's own frames fit in the top pages: touched now (8 KiB of
     // resident memory per thread), so that answering a capture takes no page fault there, about a
-    // fifth of a sleeping thread's answer when 64 of them answer at a crash (docs/benchmarks.md).
+    // fifth of a sleeping thread's answer when 64 of them answer at a crash (decision 0176).
     char *top = mapping + scr_altstack_size();
     for (size_t i = 1; i <= SCR_ALTSTACK_PREFAULT_PAGES; i++) *(volatile char *)(top - i * page) = 0;
     return mapping;

@@ -28,7 +28,7 @@ struct SwiftDemanglingTests {
 
     @Test("Swift names are the toolchain's simplified ones; other names are kept")
     func swiftNames() throws {
-        let demangler = try #require(Self.tool("swift-demangle"), "swift-demangle is not on PATH")
+        let demangler = try #require(ProgramOutput.path(of: "swift-demangle"), "swift-demangle is not on PATH")
         let expected = try Self.lines(of: demangler, ["--simplified"], Self.swiftNames)
         #expect(Self.swiftNames.map(SwiftDemangling.name(of:)) == expected)
         #expect(SwiftDemangling.name(of: "$sSa9subscriptyxSicigSi_Tg5") != "$sSa9subscriptyxSicigSi_Tg5")
@@ -38,7 +38,7 @@ struct SwiftDemanglingTests {
 
     @Test("C++ names are demangled as c++filt does")
     func cxxNames() throws {
-        let filter = try #require(Self.tool("c++filt"), "c++filt is not on PATH")
+        let filter = try #require(ProgramOutput.path(of: "c++filt"), "c++filt is not on PATH")
         let expected = try Self.lines(of: filter, [], Self.cxxNames)
         #expect(Self.cxxNames.map(SwiftDemangling.name(of:)) == expected)
         #expect(!expected.contains { $0.hasPrefix("_Z") })
@@ -48,12 +48,5 @@ struct SwiftDemanglingTests {
         let output = try ProgramOutput.run(tool, arguments, input: Data((names.joined(separator: "\n") + "\n").utf8))
         return String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .dropLast().map(String.init)
-    }
-
-    private static func tool(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The systemd unit and the Kubernetes pod spec in docs/deployment.md are ready to use: the
@@ -18,15 +19,9 @@ struct DeploymentDocsTests {
         return body.joined(separator: "\n") + "\n"
     }
 
-    static func which(_ tool: String) -> String? {
-        ["/usr/bin/", "/bin/", "/usr/local/bin/"].map { $0 + tool }.first {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }
-    }
-
     @Test(
         "the systemd unit passes systemd-analyze verify",
-        .enabled(if: which("systemd-analyze") != nil, "systemd-analyze is not installed"))
+        .enabled(if: ProgramOutput.path(of: "systemd-analyze") != nil, "systemd-analyze is not installed"))
     func systemdUnit() async throws {
         let unit = try Self.block("systemd")
         #expect(unit.contains("ExecStart=/usr/local/bin/crashreport watch"))
@@ -37,8 +32,8 @@ struct DeploymentDocsTests {
         let file = directory.appendingPathComponent("orders-crash-delivery.service")
         try unit.replacingOccurrences(of: "/usr/local/bin/crashreport", with: Binaries.debug("crashreport").path)
             .write(to: file, atomically: true, encoding: .utf8)
-        let result = try await ChildProcess.run(
-            [try #require(Self.which("systemd-analyze")), "verify", file.path], environment: ["PATH": "/usr/bin:/bin"])
+        let analyze = try #require(ProgramOutput.path(of: "systemd-analyze"))
+        let result = try await ChildProcess.run([analyze, "verify", file.path], environment: ["PATH": "/usr/bin:/bin"])
         #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(result.stderr)")
     }
 

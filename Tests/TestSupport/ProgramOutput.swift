@@ -3,6 +3,14 @@ import Foundation
 /// Another program's standard output, for tests that check what we produce against a program of
 /// the system it is for.
 public enum ProgramOutput {
+    /// Where `tool` is: the first directory of `PATH` (then `/usr/bin`, `/bin`, `/usr/local/bin`)
+    /// that holds an executable of that name; nil when none does.
+    public static func path(of tool: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let directories = path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin", "/usr/local/bin"]
+        return directories.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
     /// Runs `executable` with `arguments`, `input` on its standard input, and returns what it wrote
     /// to standard output; throws when it exits with another status than 0, with the end of its
     /// standard error. The whole input is written before the output is read: for programs that
