@@ -4,28 +4,30 @@
 // A thread writes into one shard (given round-robin at its first breadcrumb and kept), so that two
 // threads recording at once do not fight over one ticket's cache line. A producer stamps the
 // breadcrumb with the CPU's constant-rate counter, takes ticket n of its shard with one fetch_add
-// (wait-free: no loop, no lock), marks slot n % size of the shard as "being written by n"
-// (sequence 2n+1), copies its fields and publishes the slot with sequence 2n+2. The reader (the
-// signal handler, or a test) keeps the newest `capacity` breadcrumbs over all shards by their
-// stamps and writes them oldest first: within a shard in ticket order, across shards by stamp.
-// A slot counts only if its sequence is 2n+2 before and after the copy, otherwise it is "torn"
-// (a writer was inside it, or a later lap overwrote it) and is left out and counted. Each shard
-// holds `capacity` slots rounded up to a power of two (the index is a mask, not a division), so
-// that one busy thread alone still leaves the newest `capacity`. The stamp becomes wall-clock
-// time only when the ring is read: the ring notes the counter and CLOCK_REALTIME when it is made,
-// the reader notes both again, and each stamp falls in between (no clock read when recording).
+// (wait-free: no loop, no lock), marks slot n % size of the shard as "being written by n" (sequence
+// 2n+1) and copies its fields (scr_ring_begin), then its data pairs' keys and values one by one
+// (scr_ring_set_key, scr_ring_set_value: the caller scrubs each value on the way, and packs
+// nothing), and publishes the slot with sequence 2n+2 (scr_ring_publish). The reader (the signal
+// handler, or a test) keeps the newest `capacity` breadcrumbs over all shards by their stamps and
+// writes them oldest first: within a shard in ticket order, across shards by stamp. A slot counts
+// only if its sequence is 2n+2 before and after the copy, otherwise it is "torn" (a writer was
+// inside it, or a later lap overwrote it) and is left out and counted. Each shard holds `capacity`
+// slots rounded up to a power of two (the index is a mask, not a division), so that one busy thread
+// alone still leaves the newest `capacity`. The stamp becomes wall-clock time only when the ring is
+// read: the ring notes the counter and CLOCK_REALTIME when it is made, the reader notes both again,
+// and each stamp falls in between (no clock read when recording).
 // The process has one global ring (the one the handler writes out); tests make their own.
 //
-// ThreadSanitizer. The slot's fields are written and copied while another thread may be
-// inside the same bytes (the reader, or a producer a whole ring ahead): that is the design,
-// and the sequence number tells a torn copy from a whole one. ThreadSanitizer cannot know
-// it and reports the accesses as races, so the functions that touch the fields, fill_slot,
-// copy_slot and peek_stamp, are left out of its instrumentation; every atomic around them
-// (ticket, sequence, fences) is still checked. Under ThreadSanitizer they copy with a loop
-// the compiler may not turn into a memcpy call, because ThreadSanitizer intercepts memcpy
-// itself, whatever the caller's attributes; elsewhere they use memcpy, which is faster.
-// ThreadSanitizer ignores the two fences (GCC says so with -Wtsan): harmless here, since the
-// accesses they order are exactly the uninstrumented ones.
+// ThreadSanitizer. The slot's fields are written and copied while another thread may be inside the
+// same bytes (the reader, or a producer a whole ring ahead): that is the design, and the sequence
+// number tells a torn copy from a whole one. ThreadSanitizer cannot know it and reports the
+// accesses as races, so the functions that touch the fields, fill_slot, scr_ring_set_key,
+// scr_ring_set_value, scr_ring_publish, copy_slot and peek_stamp, are left out of its
+// instrumentation; every atomic around them (ticket, sequence, fences) is still checked. Under
+// ThreadSanitizer they copy with a loop the compiler may not turn into a memcpy call, because
+// ThreadSanitizer intercepts memcpy itself, whatever the caller's attributes; elsewhere they use
+// memcpy, which is faster. ThreadSanitizer ignores the two fences (GCC says so with -Wtsan):
+// harmless here, since the accesses they order are exactly the uninstrumented ones.
 #include "internal.h"
 
 #include <stddef.h>
@@ -174,18 +176,6 @@ size_t scr_ring_reserved_bytes(void) {
     return ring == NULL ? 0 : ring->mapped;
 }
 
-// Async-signal-safe. Reads one length-prefixed string from the packed pairs blob.
-static bool next_string(const uint8_t **p, const uint8_t *end, const char **s, size_t *len) {
-    if (end - *p < 2) return false;
-    size_t n = (size_t)(*p)[0] | ((size_t)(*p)[1] << 8);
-    *p += 2;
-    if ((size_t)(end - *p) < n) return false;
-    *s = (const char *)*p;
-    *len = n;
-    *p += n;
-    return true;
-}
-
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 #define SCR_THREAD_SANITIZER 1
@@ -235,11 +225,10 @@ SCR_SEQLOCK_DATA static inline void copy_racy(char *dst, const char *src, size_t
 #endif
 }
 
-// Async-signal-safe, wait-free. Writes one breadcrumb's fields into `slot`, which its
+// Async-signal-safe, wait-free. Writes a breadcrumb's fixed fields into `slot`, which its
 // producer has marked as being written; strings are cut to their bounds.
 SCR_SEQLOCK_DATA static void fill_slot(scr_slot *slot, uint64_t stamp, uint8_t level, const char *category,
-                                       size_t category_len, const char *message, size_t message_len,
-                                       const uint8_t *pairs, size_t pairs_len) {
+                                       size_t category_len, const char *message, size_t message_len) {
     slot->stamp = stamp;
     slot->level = level;
     size_t c = scr_utf8_cut(category, category == NULL ? 0 : category_len, SCR_CATEGORY_MAX);
@@ -249,30 +238,14 @@ SCR_SEQLOCK_DATA static void fill_slot(scr_slot *slot, uint64_t stamp, uint8_t l
     size_t m = scr_utf8_cut(message, message == NULL ? 0 : message_len, SCR_MESSAGE_MAX);
     copy_racy(slot->message, message, m);
     slot->message_len = (uint8_t)m;
-
-    uint8_t count = 0;
-    if (pairs != NULL) {
-        const uint8_t *p = pairs, *end = pairs + pairs_len;
-        while (count < SCR_MAX_PAIRS) {
-            const char *k, *v;
-            size_t kl, vl;
-            if (!next_string(&p, end, &k, &kl) || !next_string(&p, end, &v, &vl)) break;
-            scr_pair *pair = &slot->pairs[count++];
-            kl = scr_utf8_cut(k, kl, SCR_KEY_MAX);
-            vl = scr_utf8_cut(v, vl, SCR_VALUE_MAX);
-            copy_racy(pair->key, k, kl);
-            copy_racy(pair->value, v, vl);
-            pair->key_len = (uint8_t)kl;
-            pair->value_len = (uint8_t)vl;
-        }
-    }
-    slot->pair_count = count;
 }
 
-// Async-signal-safe, wait-free, no allocation.
-void scr_ring_record(scr_ring *ring, uint8_t level, const char *category, size_t category_len, const char *message,
-                     size_t message_len, const uint8_t *pairs, size_t pairs_len) {
-    if (ring == NULL || ring->slots == NULL) return;
+// Async-signal-safe, wait-free, no allocation. Claims the next slot of the calling thread's shard,
+// marks it as being written and fills in all but the pairs; a claim without a slot when `ring`
+// has none.
+scr_ring_claim scr_ring_begin(scr_ring *ring, uint8_t level, const char *category, size_t category_len,
+                              const char *message, size_t message_len) {
+    if (ring == NULL || ring->slots == NULL) return (scr_ring_claim){NULL, 0};
     uint32_t shard = thread_shard();
     // Stamped before the ticket: within a shard a later ticket never has an earlier stamp from
     // the same thread.
@@ -281,15 +254,36 @@ void scr_ring_record(scr_ring *ring, uint8_t level, const char *category, size_t
     scr_slot *slot = slot_of(ring, shard, n);
     atomic_store_explicit(&slot->seq, 2 * n + 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_release); // the odd mark is seen before any field changes
-    fill_slot(slot, stamp, level, category, category_len, message, message_len, pairs, pairs_len);
-    atomic_store_explicit(&slot->seq, 2 * n + 2, memory_order_release);
+    fill_slot(slot, stamp, level, category, category_len, message, message_len);
+    return (scr_ring_claim){slot, n};
 }
 
-// Async-signal-safe, wait-free: the global ring, unless capture is off.
-void scr_breadcrumb_record(uint8_t level, const char *category, size_t category_len, const char *message,
-                           size_t message_len, const uint8_t *pairs, size_t pairs_len) {
-    if (!scr_capture_enabled()) return;
-    scr_ring_record(scr_global_ring(), level, category, category_len, message, message_len, pairs, pairs_len);
+// Async-signal-safe, wait-free. Writes pair `index` (below SCR_MAX_PAIRS, else nothing) of the
+// claimed `slot`, each string cut to its bound on a character boundary.
+SCR_SEQLOCK_DATA void scr_ring_add_pair(scr_slot *slot, uint8_t index, const char *key, size_t key_len,
+                                        const char *value, size_t value_len) {
+    if (slot == NULL || index >= SCR_MAX_PAIRS) return;
+    scr_pair *pair = &slot->pairs[index];
+    size_t k = scr_utf8_cut(key, key == NULL ? 0 : key_len, SCR_KEY_MAX);
+    size_t v = scr_utf8_cut(value, value == NULL ? 0 : value_len, SCR_VALUE_MAX);
+    copy_racy(pair->key, key, k);
+    copy_racy(pair->value, value, v);
+    pair->key_len = (uint8_t)k;
+    pair->value_len = (uint8_t)v;
+}
+
+// Async-signal-safe, wait-free. Publishes the claimed slot with its first `pair_count` pairs.
+SCR_SEQLOCK_DATA void scr_ring_publish(scr_ring_claim claim, uint8_t pair_count) {
+    if (claim.slot == NULL) return;
+    claim.slot->pair_count = pair_count <= SCR_MAX_PAIRS ? pair_count : SCR_MAX_PAIRS;
+    atomic_store_explicit(&claim.slot->seq, 2 * claim.ticket + 2, memory_order_release);
+}
+
+// Async-signal-safe, wait-free: a claim in the global ring, unless capture is off.
+scr_ring_claim scr_breadcrumb_begin(uint8_t level, const char *category, size_t category_len, const char *message,
+                                    size_t message_len) {
+    if (!scr_capture_enabled()) return (scr_ring_claim){NULL, 0};
+    return scr_ring_begin(scr_global_ring(), level, category, category_len, message, message_len);
 }
 
 // Async-signal-safe: a table lookup.

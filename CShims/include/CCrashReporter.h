@@ -220,15 +220,6 @@ int scr_is_installed(void);
 /// `scr_install` get one automatically. Not async-signal-safe (mmap). Returns 0 on success.
 int scr_thread_prepare(void);
 
-/// Records one breadcrumb. `pairs` is a packed blob of up to SCR_MAX_PAIRS key/value
-/// pairs, each string as a little-endian uint16 length followed by its bytes; strings are
-/// truncated to their bounds on a UTF-8 boundary. Wait-free, never allocates, callable
-/// from any thread; a no-op until `scr_install` (or with capacity 0). Async-signal-safe.
-void scr_breadcrumb_record(uint8_t level,
-                           const char *category, size_t category_len,
-                           const char *message, size_t message_len,
-                           const uint8_t *pairs, size_t pairs_len);
-
 /// A breadcrumb ring. The process has one global ring, the one the handler writes out;
 /// tests and benchmarks make their own so that they never share one.
 typedef struct scr_ring scr_ring;
@@ -241,11 +232,37 @@ scr_ring *scr_ring_create(uint32_t capacity);
 /// that no thread records into it any more. Never call it on the global ring.
 void scr_ring_destroy(scr_ring *ring);
 
-/// Records into `ring` (see `scr_breadcrumb_record`). Async-signal-safe, wait-free.
-void scr_ring_record(scr_ring *ring, uint8_t level,
-                     const char *category, size_t category_len,
-                     const char *message, size_t message_len,
-                     const uint8_t *pairs, size_t pairs_len);
+/// A breadcrumb's slot in a ring while its producer writes it, and the ticket that took it.
+typedef struct scr_slot scr_slot;
+typedef struct scr_ring_claim {
+    scr_slot *slot; // NULL: nothing is recorded (no ring, no slots, or capture off)
+    uint64_t ticket;
+} scr_ring_claim;
+
+/// Records one breadcrumb in three steps, so that its data pairs go straight into the slot:
+/// `scr_ring_begin` claims the calling thread's next slot in `ring` and writes the level,
+/// category and message; `scr_ring_add_pair` writes pair 0, 1, ... (up to SCR_MAX_PAIRS);
+/// `scr_ring_publish` makes the slot whole. Until then a reader (the handler at a crash) leaves
+/// the slot out as torn. Strings are cut to their bounds on a UTF-8 boundary. Each step is
+/// wait-free, never allocates, is callable from any thread and is async-signal-safe.
+scr_ring_claim scr_ring_begin(scr_ring *ring, uint8_t level,
+                              const char *category, size_t category_len,
+                              const char *message, size_t message_len);
+
+/// Writes pair `index` of a claimed slot; nothing for an index of SCR_MAX_PAIRS or more, or
+/// a NULL slot. Async-signal-safe, wait-free.
+void scr_ring_add_pair(scr_slot *slot, uint8_t index,
+                       const char *key, size_t key_len,
+                       const char *value, size_t value_len);
+
+/// Publishes a claimed slot with its first `pair_count` pairs. Async-signal-safe, wait-free.
+void scr_ring_publish(scr_ring_claim claim, uint8_t pair_count);
+
+/// `scr_ring_begin` on the global ring: a claim without a slot until `scr_install` (or with
+/// capacity 0) and while capture is off. Async-signal-safe, wait-free.
+scr_ring_claim scr_breadcrumb_begin(uint8_t level,
+                                    const char *category, size_t category_len,
+                                    const char *message, size_t message_len);
 
 /// The shard (0 ..< SCR_RING_SHARDS) the calling thread's breadcrumbs go to, given now if the
 /// thread has recorded none yet. Tests use it to put two threads in different shards.

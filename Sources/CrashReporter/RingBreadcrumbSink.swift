@@ -2,8 +2,8 @@ import Tracking
 
 /// The tracking façade's breadcrumbs, kept in the crash reporter's ring: `CrashReporter.start`
 /// plugs it into `TrackingSystem`. A tracked event becomes a breadcrumb with category `tracking`,
-/// the event's name as its message, and its parameters as data, packed straight from the
-/// dictionary into `BreadcrumbPairs` (which bounds and scrubs them as `Breadcrumbs.record`
+/// the event's name as its message, and its parameters as data, handed straight from the
+/// dictionary to `BreadcrumbPairs` (which bounds and scrubs them as `Breadcrumbs.record`
 /// does) without building an array first.
 struct RingBreadcrumbSink: BreadcrumbSink {
     /// The ring keeps four pairs per breadcrumb.
@@ -28,8 +28,8 @@ struct RingBreadcrumbSink: BreadcrumbSink {
         parameters.sorted { $0.key < $1.key }.prefix(maxPairs).map { (key: $0.key, value: $0.value) }
     }
 
-    /// What `record` packs, as the array `Breadcrumbs.record(_:category:level:data:)` takes: the
-    /// reference that the tests hold the stack-packed path to.
+    /// What `record` hands over, as the array `Breadcrumbs.record(_:category:level:data:)` takes: the
+    /// reference that the tests hold the closure path to.
     static func data(_ parameters: [String: TrackingValue]) -> [(key: String, value: String)] {
         let pairs = parameters.count <= maxPairs ? parameters.map { (key: $0.key, value: $0.value) } : kept(parameters)
         return pairs.map { (key: $0.key, value: $0.value.text) }

@@ -50,6 +50,7 @@ public enum Scrubber {
     /// bytes, without making a string, when the first scan finds nothing that could match and it
     /// fits (the common case: the breadcrumb recorder packs each data value this way), else the
     /// bytes of `scrub(_:maxBytes:)`'s result.
+    @inlinable @inline(__always)
     package static func withScrubbedBytes(
         _ value: String, maxBytes: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
@@ -105,10 +106,16 @@ public enum Scrubber {
 
 // MARK: - Fast path
 
-/// What the first scan learns: enough to rule every matcher out for plain values.
-private struct Hints {
-    var anySuspicious = false
+/// What the first scan learns: enough to rule every matcher out for plain values. Inlinable,
+/// with the byte classes it reads, so that a breadcrumb's plain value costs no call.
+@usableFromInline
+struct Hints {
+    /// A run of token bytes this long or longer could be an opaque token.
+    @usableFromInline static var tokenMinLength: Int { 32 }
 
+    @usableFromInline var anySuspicious = false
+
+    @inlinable @inline(__always)
     init(_ b: UnsafeBufferPointer<UInt8>) {
         var digits = 0
         var digitDots = 0
@@ -147,7 +154,7 @@ private struct Hints {
             } else {
                 run = 0
             }
-            if run >= Scanner.tokenMinLength { anySuspicious = true; return }
+            if run >= Self.tokenMinLength { anySuspicious = true; return }
             i += 1
         }
     }
@@ -159,7 +166,6 @@ private struct Hints {
 /// start, copies the bytes in between. Every matcher reads a bounded stretch or a run it then
 /// skips, so the scan stays linear.
 private struct Scanner {
-    static let tokenMinLength = 32
     static let tokenPieceMinLength = 20
 
     let b: UnsafeBufferPointer<UInt8>
@@ -450,7 +456,7 @@ private struct Scanner {
     }
 
     private func isOpaqueToken(_ start: Int, _ end: Int) -> Bool {
-        guard end - start >= Self.tokenMinLength, b[start] != UInt8(ascii: "/") else { return false }
+        guard end - start >= Hints.tokenMinLength, b[start] != UInt8(ascii: "/") else { return false }
         // Hex (with dashes): hashes, UUIDs, hex keys.
         var allHex = true
         var anyDigit = false
@@ -492,15 +498,15 @@ private struct Scanner {
 
 // MARK: - Byte classes
 
-@inline(__always) private func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
-@inline(__always) private func isLetter(_ c: UInt8) -> Bool { (c | 0x20) &- 0x61 < 26 }
-@inline(__always) private func isAlnum(_ c: UInt8) -> Bool { isDigit(c) || isLetter(c) }
+@inlinable @inline(__always) func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
+@inlinable @inline(__always) func isLetter(_ c: UInt8) -> Bool { (c | 0x20) &- 0x61 < 26 }
+@inlinable @inline(__always) func isAlnum(_ c: UInt8) -> Bool { isDigit(c) || isLetter(c) }
 @inline(__always) private func isHex(_ c: UInt8) -> Bool { isDigit(c) || (c | 0x20) &- 0x61 < 6 }
-@inline(__always) private func isBase64URL(_ c: UInt8) -> Bool {
+@inlinable @inline(__always) func isBase64URL(_ c: UInt8) -> Bool {
     isAlnum(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
 }
 /// Bytes of an opaque token; `=` only as trailing padding, so `key=value` splits.
-@inline(__always) private func isTokenByte(_ c: UInt8) -> Bool {
+@inlinable @inline(__always) func isTokenByte(_ c: UInt8) -> Bool {
     isBase64URL(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "/")
 }
 /// Non-ASCII bytes count, so an internationalized local part (`müller@…`) goes whole.

@@ -130,31 +130,19 @@ NOINLINE static void run_threads(void) {
 #define WRITERS 4
 static _Atomic uint64_t g_recorded[WRITERS];
 
-// The packed pairs blob: thread=<k>, n=<seq>.
-static size_t pack(uint8_t *out, const char *key, const char *value, size_t at) {
-    size_t k = strlen(key), v = strlen(value);
-    out[at++] = (uint8_t)k;
-    out[at++] = 0;
-    memcpy(out + at, key, k);
-    at += k;
-    out[at++] = (uint8_t)v;
-    out[at++] = 0;
-    memcpy(out + at, value, v);
-    return at + v;
-}
-
 NOINLINE static void *crumb_writer(void *arg) {
     int k = (int)(intptr_t)arg;
     char category[8], message[32], thread[8], seq[24];
-    uint8_t pairs[96];
     snprintf(category, sizeof category, "w%d", k);
     snprintf(thread, sizeof thread, "%d", k);
     for (uint64_t n = 0;; n++) {
         snprintf(seq, sizeof seq, "%llu", (unsigned long long)n);
         snprintf(message, sizeof message, "n=%llu", (unsigned long long)n);
-        size_t len = pack(pairs, "thread", thread, 0);
-        len = pack(pairs, "n", seq, len);
-        scr_breadcrumb_record(1, category, strlen(category), message, strlen(message), pairs, len);
+        // Its pairs: thread=<k>, n=<seq>.
+        scr_ring_claim claim = scr_breadcrumb_begin(1, category, strlen(category), message, strlen(message));
+        scr_ring_add_pair(claim.slot, 0, "thread", 6, thread, strlen(thread));
+        scr_ring_add_pair(claim.slot, 1, "n", 1, seq, strlen(seq));
+        scr_ring_publish(claim, 2);
         atomic_store(&g_recorded[k], n + 1);
         sched_yield(); // the writers take turns more often
     }

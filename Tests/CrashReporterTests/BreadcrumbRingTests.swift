@@ -76,6 +76,24 @@ struct BreadcrumbRingTests {
         }
     }
 
+    @Test("a slot claimed and not yet published is torn; published, it is whole with its pairs")
+    func claimThenPublish() throws {
+        let ring = try TestRing(capacity: 4)
+        let claim = scr_ring_begin(ring.pointer, 2, "c", 1, "being written", 13)
+        let slot = try #require(claim.slot)
+        scr_ring_add_pair(slot, 0, "k", 1, "v", 1)
+        var read = try ring.snapshot()
+        #expect(read.items.isEmpty && read.torn == 1, "\(read.items)")
+        scr_ring_add_pair(slot, 1, "k2", 2, "v2", 2)
+        scr_ring_add_pair(slot, UInt8(SCR_MAX_PAIRS), "past", 4, "four", 4)  // ignored
+        scr_ring_publish(claim, 2)
+        read = try ring.snapshot()
+        #expect(read.torn == 0)
+        let item = try #require(read.items.first)
+        #expect(item["message"] as? String == "being written")
+        #expect(item["data"] as? [String: String] == ["k": "v", "k2": "v2"])
+    }
+
     @Test("capacity 0 records nothing")
     func off() throws {
         let ring = try TestRing(capacity: 0)
