@@ -5,29 +5,29 @@
 // threads recording at once do not fight over one ticket's cache line. A producer stamps the
 // breadcrumb with the CPU's constant-rate counter, takes ticket n of its shard with one fetch_add
 // (wait-free: no loop, no lock), marks slot n % size of the shard as "being written by n" (sequence
-// 2n+1) and copies its fields (scr_ring_begin), then its data pairs' keys and values one by one
-// (scr_ring_set_key, scr_ring_set_value: the caller scrubs each value on the way, and packs
-// nothing), and publishes the slot with sequence 2n+2 (scr_ring_publish). The reader (the signal
-// handler, or a test) keeps the newest `capacity` breadcrumbs over all shards by their stamps and
-// writes them oldest first: within a shard in ticket order, across shards by stamp. A slot counts
-// only if its sequence is 2n+2 before and after the copy, otherwise it is "torn" (a writer was
-// inside it, or a later lap overwrote it) and is left out and counted. Each shard holds `capacity`
-// slots rounded up to a power of two (the index is a mask, not a division), so that one busy thread
-// alone still leaves the newest `capacity`. The stamp becomes wall-clock time only when the ring is
-// read: the ring notes the counter and CLOCK_REALTIME when it is made, the reader notes both again,
-// and each stamp falls in between (no clock read when recording).
+// 2n+1) and copies its fields (scr_ring_begin), then its data pairs one by one (scr_ring_add_pair:
+// the caller scrubs each value on the way, and packs nothing), and publishes the slot with sequence
+// 2n+2 (scr_ring_publish). The reader (the signal handler, or a test) keeps the newest `capacity`
+// breadcrumbs over all shards by their stamps and writes them oldest first: within a shard in
+// ticket order, across shards by stamp. A slot counts only if its sequence is 2n+2 before and after
+// the copy, otherwise it is "torn" (a writer was inside it, or a later lap overwrote it) and is
+// left out and counted. Each shard holds `capacity` slots rounded up to a power of two (the index
+// is a mask, not a division), so that one busy thread alone still leaves the newest `capacity`. The
+// stamp becomes wall-clock time only when the ring is read: the ring notes the counter and
+// CLOCK_REALTIME when it is made, the reader notes both again, and each stamp falls in between (no
+// clock read when recording).
 // The process has one global ring (the one the handler writes out); tests make their own.
 //
 // ThreadSanitizer. The slot's fields are written and copied while another thread may be inside the
 // same bytes (the reader, or a producer a whole ring ahead): that is the design, and the sequence
 // number tells a torn copy from a whole one. ThreadSanitizer cannot know it and reports the
-// accesses as races, so the functions that touch the fields, fill_slot, scr_ring_set_key,
-// scr_ring_set_value, scr_ring_publish, copy_slot and peek_stamp, are left out of its
-// instrumentation; every atomic around them (ticket, sequence, fences) is still checked. Under
-// ThreadSanitizer they copy with a loop the compiler may not turn into a memcpy call, because
-// ThreadSanitizer intercepts memcpy itself, whatever the caller's attributes; elsewhere they use
-// memcpy, which is faster. ThreadSanitizer ignores the two fences (GCC says so with -Wtsan):
-// harmless here, since the accesses they order are exactly the uninstrumented ones.
+// accesses as races, so the functions that touch the fields, fill_slot, scr_ring_add_pair,
+// scr_ring_publish, copy_slot and peek_stamp, are left out of its instrumentation; every atomic
+// around them (ticket, sequence, fences) is still checked. Under ThreadSanitizer they copy with a
+// loop the compiler may not turn into a memcpy call, because ThreadSanitizer intercepts memcpy
+// itself, whatever the caller's attributes; elsewhere they use memcpy, which is faster.
+// ThreadSanitizer ignores the two fences (GCC says so with -Wtsan): harmless here, since the
+// accesses they order are exactly the uninstrumented ones.
 #include "internal.h"
 
 #include <stddef.h>
