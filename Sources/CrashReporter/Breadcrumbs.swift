@@ -46,7 +46,7 @@ public enum Breadcrumbs {
         level: BreadcrumbLevel = .info,
         pairs build: (inout BreadcrumbPairs) -> Void
     ) {
-        record(in: nil, message, category, level, build)
+        record(into: nil, message, category: category, level: level, pairs: build)
     }
 
     /// Records into `ring`, or the handler's when nil (another ring: tests, benchmarks).
@@ -55,7 +55,7 @@ public enum Breadcrumbs {
         into ring: OpaquePointer?, _ message: String, category: String = "default", level: BreadcrumbLevel = .info,
         data: [(key: String, value: String)] = []
     ) {
-        record(in: ring, message, category, level) { pairs in
+        record(into: ring, message, category: category, level: level) { pairs in
             for index in data.indices where !pairs.isFull {
                 pairs.append(key: data[index].key, value: data[index].value)
             }
@@ -67,8 +67,8 @@ public enum Breadcrumbs {
     /// scr_ring_publish): nothing is packed on the way.
     @inline(__always)
     private static func record(
-        in ring: OpaquePointer?, _ message: String, _ category: String, _ level: BreadcrumbLevel,
-        _ build: (inout BreadcrumbPairs) -> Void
+        into ring: OpaquePointer?, _ message: String, category: String, level: BreadcrumbLevel,
+        pairs build: (inout BreadcrumbPairs) -> Void
     ) {
         var claim = scr_ring_claim()
         withBytes(category) { c in

@@ -48,8 +48,8 @@ public enum Scrubber {
 
     /// Calls `body` with the UTF-8 bytes of `value` scrubbed and cut to `maxBytes`: the value's own
     /// bytes, without making a string, when the first scan finds nothing that could match and it
-    /// fits (the common case: the breadcrumb recorder packs each data value this way), else the
-    /// bytes of `scrub(_:maxBytes:)`'s result.
+    /// fits (the common case: the breadcrumb recorder hands each data value to the ring this
+    /// way), else the bytes of `scrub(_:maxBytes:)`'s result.
     @inlinable @inline(__always)
     package static func withScrubbedBytes(
         _ value: String, maxBytes: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void
