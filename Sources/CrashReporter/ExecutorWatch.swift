@@ -28,8 +28,9 @@ enum ExecutorWatch {
     static let poolName = "cooperative pool"
     static let mainActorName = "main actor"
 
-    /// The heartbeats' indices, -1 before they are registered.
-    private static let poolIndex = Atomic<Int32>(-1)
+    /// The pool's heartbeat, registered by the first probe that finds the pool in use (two
+    /// threads probe); the main actor's, -1 before its job first runs (on the main actor only).
+    private static let poolHeartbeat = OnceRegisteredHeartbeat()
     private static let mainActorIndex = Atomic<Int32>(-1)
     /// Whether a job is enqueued and has not run yet.
     private static let poolJobWaiting = Atomic<Bool>(false)
@@ -54,12 +55,12 @@ enum ExecutorWatch {
     /// On the monitor thread (and once from `start()`): a job for each executor that has none waiting,
     /// the pool's only once it is in use.
     private static func probe() {
-        if scr_pool_used() != 0, registerPool(),
+        if scr_pool_used() != 0, let index = poolHeartbeat.index(registeringWith: registerPool),
             !poolJobWaiting.exchange(true, ordering: .acquiringAndReleasing)
         {
             // No priority, as most of a service's tasks: Dispatch runs each priority on threads of its own.
             Task.detached {
-                scr_heartbeat_tick(poolIndex.load(ordering: .acquiring))
+                scr_heartbeat_tick(index)
                 poolJobWaiting.store(false, ordering: .releasing)
             }
         }
@@ -81,12 +82,9 @@ enum ExecutorWatch {
         return true
     }
 
-    /// Registers the pool's heartbeat the first time; false when all 64 are taken (no watch).
-    private static func registerPool() -> Bool {
-        if poolIndex.load(ordering: .acquiring) >= 0 { return true }
-        guard let beat = CrashReporter.heartbeat(poolName) else { return false }
-        poolIndex.store(beat.index, ordering: .releasing)
-        return true
+    /// Registers the pool's heartbeat; nil when all 64 are taken (no watch until one is free).
+    private static func registerPool() -> Int32? {
+        CrashReporter.heartbeat(poolName)?.index
     }
 
     /// The main actor's job: registers its heartbeat the first time (a main actor that never runs
