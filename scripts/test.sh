@@ -3,8 +3,8 @@
 # name is declared in two modules (scripts/check-type-names.sh), runs the C core's crash tests on
 # arm64 under qemu-user (scripts/test-aarch64.sh), checks once built that the
 # products' public API names no type of a module outside them (scripts/check-public-api.sh),
-# builds the example service in release mode too (the crash tests crash both builds: -O code
-# has no frame pointers), runs `swift test` one group of test targets per run, then the sanitizer runs
+# builds `crash-test` in release too (the crash tests crash both builds: -O code has no frame
+# pointers) and the three example services in debug, runs `swift test` one group of test targets per run, then the sanitizer runs
 # (scripts/sanitizers.sh: ThreadSanitizer over the unit tests, AddressSanitizer and
 # UndefinedBehaviorSanitizer over the C core and the crash tests). Extra arguments go to every
 # `swift test`; CRASH_REPORTER_SKIP_SANITIZERS=1 leaves the sanitizer runs out. Each step's output
@@ -38,9 +38,8 @@ bash scripts/check-public-api.sh
 use_mirrors Examples/NIOService Examples/HummingbirdService Examples/VaporService
 swift build --package-path Examples/NIOService
 swift build --package-path Examples/HummingbirdService
-# The Vapor example's tests run its release build
-# (docs/decisions/0123-the-vapor-examples-tests-use-its-release-build.md).
-swift build -c release --package-path Examples/VaporService
+# In debug too (docs/decisions/0178-the-tests-extra-builds-are-debug-builds.md).
+swift build --package-path Examples/VaporService
 
 source scripts/test-groups.sh
 status=0
