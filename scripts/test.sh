@@ -59,10 +59,10 @@ done
 # without a doc comment, or any DocC warning, fails the run (scripts/docs.sh).
 echo "==> scripts/docs.sh"
 bash scripts/docs.sh || { status=1; failed_steps+=("scripts/docs.sh"); }
-# Every fuzz target for 20 s, two at a time, from its committed corpus and past findings
+# Every fuzz target for 10 s, two at a time, from its committed corpus and past findings
 # (docs/fuzzing.md): a parser change that crashes on any of them, or soon after, fails the run.
-echo "==> scripts/fuzz.sh all 20"
-FUZZ_JOBS=2 FUZZ_CONFIGURATION=debug bash scripts/fuzz.sh all 20 || { status=1; failed_steps+=("scripts/fuzz.sh"); }
+echo "==> scripts/fuzz.sh all 10"
+FUZZ_JOBS=2 FUZZ_CONFIGURATION=debug bash scripts/fuzz.sh all 10 || { status=1; failed_steps+=("scripts/fuzz.sh"); }
 if [ "${CRASH_REPORTER_SKIP_SANITIZERS:-0}" != 1 ]; then
     bash scripts/sanitizers.sh "$@" 2>&1 | tee "$logs/sanitizers.log" || { status=1; failed_steps+=("scripts/sanitizers.sh"); }
 fi
