@@ -256,9 +256,10 @@ SCR_HIDDEN int scr_tasks_each(void (*visit)(pid_t tid, void *arg), void *arg);
 // Not async-signal-safe by intent: lists /proc/self/task ahead of a crash so that its threads'
 // dentries are cached (monitor.c; the monitor at each wake, scr_ready_crash_path once).
 SCR_HIDDEN void scr_tasks_keep_listed(void);
-// What /proc/self/task/<tid>/status says of a thread: its name, its state letter and whether
-// its mask blocks `sig`. Returns false when it cannot be read (the thread is gone).
-SCR_HIDDEN bool scr_task_status(pid_t tid, int sig, char name[16], char *state, bool *blocked);
+// What /proc/self/task/<tid>/status says of a thread: its name, its state letter, whether its
+// mask blocks `sig` and whether a signal its mask blocks waits for it. Returns false when it
+// cannot be read (the thread is gone).
+SCR_HIDDEN bool scr_task_status(pid_t tid, int sig, char name[16], char *state, bool *blocked, bool *held_back);
 
 // ---- capturing the other threads (threads.c) ---------------------------------------------------
 enum { SCR_SLOT_IDLE, SCR_SLOT_REQUESTED, SCR_SLOT_CAPTURING, SCR_SLOT_DONE, SCR_SLOT_ABANDONED };

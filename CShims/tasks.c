@@ -79,15 +79,32 @@ static const char *field(const char *text, const char *key) {
     return NULL;
 }
 
-// Async-signal-safe (scr_read_file: open, read, close).
-bool scr_task_status(pid_t tid, int sig, char name[16], char *state, bool *blocked) {
+// Async-signal-safe: pure computation. A status file's hexadecimal signal mask (signal s is
+// bit s - 1; 16 digits on Linux, the last 16 read), 0 when there is none.
+static uint64_t mask_value(const char *value) {
+    uint64_t mask = 0;
+    for (size_t i = 0; value != NULL; i++) {
+        char c = value[i];
+        int nibble = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (nibble < 0) break;
+        mask = (mask << 4) | (uint64_t)nibble;
+    }
+    return mask;
+}
+
+// Async-signal-safe (scr_read_file: open, read, close). `blocked`: the thread's mask holds `sig`
+// (`SigBlk`). `held_back`: a signal its mask holds is waiting for it (`SigPnd` and `SigBlk`), as
+// the capture signal does for a thread that blocks it. A thread inside the capture signal's
+// handler has the signal in its mask too (the kernel blocks it while the handler runs) but
+// nothing waiting. Any signal counts, not only `sig`: under qemu-user the file is the host's, and
+// the host's number for the program's signal is another.
+bool scr_task_status(pid_t tid, int sig, char name[16], char *state, bool *blocked, bool *held_back) {
     char path[64];
     status_path(tid, path);
     char text[2048];
     if (scr_read_file(path, text, sizeof text) <= 0) return false;
     name[0] = '\0';
     *state = '?';
-    *blocked = false;
     const char *value = field(text, "Name");
     if (value != NULL) {
         size_t n = 0;
@@ -99,17 +116,8 @@ bool scr_task_status(pid_t tid, int sig, char name[16], char *state, bool *block
     }
     value = field(text, "State");
     if (value != NULL) *state = *value;
-    value = field(text, "SigBlk");
-    if (value != NULL && sig > 0) {
-        // A hexadecimal mask, most significant digit first: signal s is bit s - 1.
-        size_t digits = 0;
-        while ((value[digits] >= '0' && value[digits] <= '9') || (value[digits] >= 'a' && value[digits] <= 'f')) digits++;
-        size_t bit = (size_t)(sig - 1);
-        if (bit / 4 < digits) {
-            char c = value[digits - 1 - bit / 4];
-            int nibble = c <= '9' ? c - '0' : c - 'a' + 10;
-            *blocked = (nibble >> (bit % 4)) & 1;
-        }
-    }
+    uint64_t mask = mask_value(field(text, "SigBlk"));
+    *blocked = sig > 0 && sig <= 64 && ((mask >> (sig - 1)) & 1);
+    *held_back = (mask & mask_value(field(text, "SigPnd"))) != 0;
     return true;
 }

@@ -168,6 +168,7 @@ static void on_capture(int sig, siginfo_t *info, void *ucontext) {
         errno = saved_errno;
         return;
     }
+    scr_fault_if_injected(SCR_FAULT_SLOW_CLAIM); // the test hook: one thread is slow to claim its slot
     pid_t self = scr_gettid();
     if (atomic_load_explicit(&g_late.count, memory_order_relaxed) > 0) adopt_late_stack(self, ucontext);
     scr_thread_slot *slot = slot_of(self);
@@ -322,13 +323,17 @@ static int assign_slots(int mode) {
 #define SCR_LOOK_AFTER_NS 2000000u
 
 // Async-signal-safe (the status file). Abandons a slot whose thread blocks the capture signal
-// or is stopped, saying so; leaves the others to answer.
+// (and has a blocked signal waiting, the capture signal) or is stopped, saying so; leaves the
+// others to answer. A thread whose mask holds the signal with nothing waiting is inside its
+// handler, before its claim: the kernel blocks a signal while its handler runs, and a thread
+// preempted there can stay a while.
 static void give_up_if_unable(scr_thread_slot *slot) {
     char name[16];
     char state = '?';
     bool blocked = false;
-    if (!scr_task_status(atomic_load(&slot->tid), g_threads.signal, name, &state, &blocked)) return;
-    if (!blocked && state != 'T' && state != 't') return;
+    bool held_back = false;
+    if (!scr_task_status(atomic_load(&slot->tid), g_threads.signal, name, &state, &blocked, &held_back)) return;
+    if (!(blocked && held_back) && state != 'T' && state != 't') return;
     int expected = SCR_SLOT_REQUESTED;
     if (!atomic_compare_exchange_strong(&slot->state, &expected, SCR_SLOT_ABANDONED)) return; // it answered
     scr_strlcpy(slot->name, name, sizeof slot->name);
@@ -372,7 +377,8 @@ static void settle_the_rest(int count) {
         }
         char state = '?';
         bool blocked = false;
-        if (!scr_task_status(atomic_load(&slot->tid), g_threads.signal, slot->name, &state, &blocked)) {
+        bool held_back = false;
+        if (!scr_task_status(atomic_load(&slot->tid), g_threads.signal, slot->name, &state, &blocked, &held_back)) {
             slot->error = "exited";
         } else if (blocked) {
             slot->error = "signal_blocked";

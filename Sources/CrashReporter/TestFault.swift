@@ -4,7 +4,8 @@ import Glibc
 /// The test hook `CRASH_REPORTER_TEST_FAULT`: makes the next report meet a fault on purpose, so
 /// that the integration tests can show the crash path survives it (docs/signal-safety.md).
 enum TestFault {
-    /// `unwind`, `report`, `thread`, `record` (a fault at one of those places), or
+    /// `unwind`, `report`, `thread`, `record` (a fault at one of those places), `slow-claim` (one
+    /// other thread slow to claim its capture slot), or
     /// `eio-after:N` / `enospc-after:N` (the report file's writes fail after N bytes). Anything
     /// else arms nothing.
     static func arm(_ value: String?) {
@@ -29,6 +30,7 @@ enum TestFault {
         case "report": Int32(SCR_FAULT_IN_REPORT)
         case "thread": Int32(SCR_FAULT_IN_THREAD)
         case "record": Int32(SCR_FAULT_IN_RECORD)
+        case "slow-claim": Int32(SCR_FAULT_SLOW_CLAIM)
         default: nil
         }
     }

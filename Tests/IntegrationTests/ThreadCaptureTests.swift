@@ -91,6 +91,20 @@ struct ThreadCaptureTests {
         #expect(others.count == report.threads.count - 2, "every other thread answered as usual")
     }
 
+    @Test("a thread slow to claim its slot, in its handler, is waited for, not taken for one blocking the signal")
+    func slowClaim() async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        // One thread sleeps 20 ms in its handler before its claim: its mask holds the signal then,
+        // as a blocking thread's does, when the writer looks at the status files (at 2 ms).
+        let report = try await crashReport(
+            sandbox, ["threads", "4"], environment: ["CRASH_REPORTER_TEST_FAULT": "slow-claim"])
+        for index in 1...4 {
+            let name = "parked-\(index)"
+            expectWholeStack(report, try #require(report.thread(named: name), "\(name) missing"), name)
+        }
+    }
+
     @Test("a thread that blocks the capture signal by name is named as not answering, and the report is still written")
     func blockedThread() async throws {
         let sandbox = try CrashSandbox(binary: binary)
