@@ -82,8 +82,9 @@ static const char *field(const char *text, const char *key) {
 // Async-signal-safe: pure computation. A status file's hexadecimal signal mask (signal s is
 // bit s - 1; 16 digits on Linux, the last 16 read), 0 when there is none.
 static uint64_t mask_value(const char *value) {
+    if (value == NULL) return 0;
     uint64_t mask = 0;
-    for (size_t i = 0; value != NULL; i++) {
+    for (size_t i = 0;; i++) {
         char c = value[i];
         int nibble = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
         if (nibble < 0) break;

@@ -13,8 +13,6 @@ struct OnceRegisteredHeartbeat: ~Copyable, Sendable {
 
     private let value = Atomic<Int32>(Self.none)
 
-    init() {}
-
     /// The published index, or nil before it is.
     var index: Int32? {
         let index = value.load(ordering: .acquiring)

@@ -4,25 +4,23 @@ import TestSupport
 import Testing
 
 /// An example service under Examples/ (a package of its own that depends on this one by path),
-/// as its tests run it: built once per test process (in debug, or in release where the example
-/// says so), started with a state directory, asked over HTTP on loopback with curl.
+/// as its tests run it: built once per test process, in debug as scripts/test.sh builds it
+/// (docs/decisions/0178-the-tests-extra-builds-are-debug-builds.md), started with a state
+/// directory, asked over HTTP on loopback with curl.
 struct ExampleService: Sendable {
     /// The package's folder under the package root, e.g. `Examples/NIOService`.
     let folder: String
     /// Its executable product.
     let product: String
-    /// SwiftPM's configuration it is built in: `debug` or `release`.
-    var configuration = "debug"
 
     var package: URL { Binaries.packageRoot.appendingPathComponent(folder) }
 
-    /// Builds the example (in its configuration) the first time it is asked for in this process;
-    /// its executable.
+    /// Builds the example the first time it is asked for in this process; its executable.
     func executable() async throws -> URL {
         if let built = await Built.shared.urls[folder] { return built }
         try Binaries.inheritMirrors(into: package)
         let environment = ProcessInfo.processInfo.environment
-        let arguments = ["build", "--package-path", package.path, "-c", configuration]
+        let arguments = ["build", "--package-path", package.path]
         let build = try await ChildProcess.runSwiftPM(arguments, environment: environment, timeout: 1200)
         try #require(build.exitCode == 0, "swift build failed:\n\(build.stdout.suffix(3000))\n\(build.stderr)")
         let bin = try await ChildProcess.runSwiftPM(
