@@ -6,7 +6,8 @@
 // from this file's pthread_create: the executable defines the symbol, so it interposes
 // libc's for every library (Foundation's Thread, Dispatch's workers, the Swift concurrency
 // pool); it starts the thread on a trampoline that maps the stack and then runs the real
-// start routine. The stack is unmapped by a thread-specific-data destructor at thread
+// start routine (and first looks up the thread's /proc/self/task entry for a crash's listing,
+// tasks.c). The stack is unmapped by a thread-specific-data destructor at thread
 // exit. Until install turns this file on (scr_altstack_enable) the wrapper passes straight
 // through. Threads that were running before install get theirs from threads.c, which sends
 // each one the capture signal with a stack to adopt (their stack is not unmapped when they
@@ -122,6 +123,7 @@ static void *start_prepared(void *p) {
     trampoline t = *(trampoline *)p;
     free(p);
     scr_thread_prepare();
+    scr_tasks_keep_own_entry();
     return t.start(t.arg);
 }
 

@@ -256,6 +256,9 @@ SCR_HIDDEN int scr_tasks_each(void (*visit)(pid_t tid, void *arg), void *arg);
 // Not async-signal-safe by intent: lists /proc/self/task ahead of a crash so that its threads'
 // dentries are cached (monitor.c; the monitor at each wake, scr_ready_crash_path once).
 SCR_HIDDEN void scr_tasks_keep_listed(void);
+// Not async-signal-safe by intent (a new thread, at its start), though access is: caches the
+// calling thread's own /proc/self/task entry for a crash's listing.
+SCR_HIDDEN void scr_tasks_keep_own_entry(void);
 // What /proc/self/task/<tid>/status says of a thread: its name, its state letter, whether its
 // mask blocks `sig` and whether a signal its mask blocks waits for it. Returns false when it
 // cannot be read (the thread is gone).
