@@ -191,18 +191,18 @@ int scr_report_write(scr_report_request *request) {
     int r = -1;
     atomic_store(&g_report.writer, scr_gettid());
     const scr_crashed_thread *crashed = NULL; // for `crash` and `threads[0]`
-    if (crash) {
-        crashed = scr_crashed_thread_capture(request->ucontext);
-        // The process is ending: the spare descriptor makes room for the task listing and the
-        // report when the descriptor table is full (freed only now, to leave other threads the
-        // least time to take it).
-        scr_report_files_release_spare();
-        scr_profile_mark(SCR_PROFILE_UNWOUND);
-    }
-    // The other threads capture themselves (on the other cores) while this one opens the file
-    // and writes the first parts; for a crash they then wait until the end.
+    // The process is ending: the spare descriptor makes room for the task listing and the report
+    // when the descriptor table is full (freed only now, to leave other threads the least time to
+    // take it).
+    if (crash) scr_report_files_release_spare();
+    // The other threads capture themselves (on the other cores) while this one unwinds its own
+    // stack, opens the file and writes the first parts; for a crash they then wait until the end.
     (void)scr_threads_request(crash);
     scr_profile_mark(SCR_PROFILE_REQUESTED);
+    if (crash) {
+        crashed = scr_crashed_thread_capture(request->ucontext);
+        scr_profile_mark(SCR_PROFILE_UNWOUND);
+    }
     scr_uuid_v4(request->id);
     // A crash's report is teed into its copy for stderr (stderr_copy.c), which is written even
     // when the file cannot be made (a read-only root, no state directory).

@@ -3,8 +3,9 @@
 // Install picks a real-time signal nobody handles (the highest one whose action is SIG_DFL and that
 // can be sent: can_send), installs on_capture for it and reserves one slot per thread (up to the
 // configured maximum) with room for its frames. To capture, the thread writing a report lists
-// /proc/self/task (tasks.c), gives each other thread a slot (its id, state REQUESTED) and sends it
-// the signal with tgkill. Each thread then runs on_capture on its own alternate stack: it claims
+// /proc/self/task (tasks.c), gives each other thread a slot (its id, state REQUESTED) and sends
+// the signal with tgkill, helped by the threads that answer: each sends it to two more before it
+// captures itself (signal_next). Each thread runs on_capture on its own alternate stack: it claims
 // its slot (REQUESTED -> CAPTURING), saves its registers from the signal's ucontext, reads its name
 // and unwinds its own stack from there into the slot, and marks it DONE. The writer takes the
 // slots in order, each as soon as it is DONE (so it writes the first threads while the later ones
@@ -39,6 +40,7 @@
 #define SCR_THREAD_FRAMES_LIMIT 256
 #define SCR_THREADS_TIMEOUT_LIMIT_MS 10000
 #define SCR_HOLD_LIMIT_MS 15000
+#define SCR_FORWARDS 2 // the threads each answering thread sends the signal to (signal_next)
 
 enum { MODE_IDLE, MODE_CAPTURE, MODE_PREPARE };
 
@@ -58,9 +60,12 @@ static struct {
     uint32_t total;
     uint32_t omitted;
     pid_t self;
+    pid_t pid; // this process, for tgkill (set before the slots are published)
     uint64_t first_signal_ns;
     _Atomic uint64_t last_resumed_ns; // when the latest thread left on_capture
     _Atomic int answered;             // threads done with their slot (the writer sleeps on it)
+    _Atomic int to_signal;            // the slots whose threads are to be sent the signal (signal_next)
+    _Atomic int unsignalled;          // the first of them whose thread has not been sent it yet
     _Atomic int awaited;              // the slot the writer sleeps for, -1 when it does not sleep
     bool looked;                      // writer only: the status files were read for this request
     bool settled;                     // writer only: every slot of this request is settled
@@ -119,6 +124,8 @@ static scr_thread_slot *slot_of(pid_t tid) {
     }
     return NULL;
 }
+
+static bool signal_next(void);
 
 // Async-signal-safe: runs on the captured thread, on its alternate stack.
 static void capture_self(scr_thread_slot *slot, void *ucontext) {
@@ -182,6 +189,9 @@ static void on_capture(int sig, siginfo_t *info, void *ucontext) {
         answer(slot);
         errno = saved_errno;
         return;
+    }
+    // Two more threads sent the signal from here before this one captures itself (signal_next).
+    for (int k = 0; k < SCR_FORWARDS && signal_next(); k++) {
     }
     capture_self(slot, ucontext);
     answer(slot);
@@ -294,8 +304,10 @@ static int assign_slots(int mode) {
         }
     }
     atomic_store(&g_threads.count, 0);
+    atomic_store(&g_threads.to_signal, 0); // a late answer from an earlier request sends nothing
     atomic_store(&g_threads.mode, mode);
     g_threads.self = scr_gettid();
+    g_threads.pid = getpid();
     g_threads.total = 0;
     g_threads.omitted = 0;
     if (scr_tasks_each(collect, NULL) < 0) return 0;
@@ -338,26 +350,41 @@ static void give_up_if_unable(scr_thread_slot *slot) {
     if (!atomic_compare_exchange_strong(&slot->state, &expected, SCR_SLOT_ABANDONED)) return; // it answered
     scr_strlcpy(slot->name, name, sizeof slot->name);
     slot->error = blocked ? "signal_blocked" : "stopped";
-    atomic_fetch_add(&g_threads.answered, 1); // as send_signals does for a thread gone
+    atomic_fetch_add(&g_threads.answered, 1); // as signal_next does for a thread gone
 }
 
-// Async-signal-safe (tgkill, clock_gettime). Sends every slot's thread the capture signal; a
-// thread gone since it was listed is abandoned (and counted as answered, so that the last real
-// answer still wakes the writer).
+// Async-signal-safe (tgkill). Sends the capture signal to the next slot's thread that has not
+// had it, if any, and says whether it did. The writer and every thread that answers share the
+// sending (each answering thread sends to SCR_FORWARDS more before it captures itself), so that
+// the cost of the wake-ups is spread over the cores instead of all paid on the writer's, where
+// the woken threads also preempt it. A thread gone since it was listed is abandoned (and counted
+// as answered, so that the last real answer still wakes the writer).
+static bool signal_next(void) {
+    int i = atomic_fetch_add(&g_threads.unsignalled, 1);
+    if (i >= atomic_load(&g_threads.to_signal)) return false;
+    scr_thread_slot *slot = &g_threads.slots[i];
+    if (syscall(SYS_tgkill, g_threads.pid, atomic_load(&slot->tid), g_threads.signal) != 0) {
+        slot->error = "exited"; // before the state: the writer reads it once it sees ABANDONED
+        atomic_store(&slot->state, SCR_SLOT_ABANDONED);
+        atomic_fetch_add(&g_threads.answered, 1);
+    }
+    return true;
+}
+
+// Async-signal-safe (tgkill, clock_gettime). Sends every slot's thread the capture signal, with
+// the answering threads' help (signal_next).
 static void send_signals(int count) {
-    pid_t pid = getpid();
     g_threads.first_signal_ns = scr_now_monotonic_ns();
     g_threads.looked = false;
     g_threads.settled = false;
     atomic_store(&g_threads.last_resumed_ns, 0);
     atomic_store(&g_threads.answered, 0);
-    for (int i = 0; i < count; i++) {
-        scr_thread_slot *slot = &g_threads.slots[i];
-        if (syscall(SYS_tgkill, pid, atomic_load(&slot->tid), g_threads.signal) != 0) {
-            atomic_store(&slot->state, SCR_SLOT_ABANDONED); // gone since it was listed
-            slot->error = "exited";
-            atomic_fetch_add(&g_threads.answered, 1);
-        }
+    // The bound first, then the counter: a late answer that takes a number before the counter
+    // starts again costs only a repeated signal (its thread finds its slot taken), never a slot
+    // left without one.
+    atomic_store(&g_threads.to_signal, count);
+    atomic_store(&g_threads.unsignalled, 0);
+    while (signal_next()) {
     }
 }
 

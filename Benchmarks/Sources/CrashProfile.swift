@@ -33,14 +33,14 @@ enum CrashProfile {
         ("signal delivery (fault to the handler)", { $0.mark(SCR_PROFILE_ENTERED) - Double($0.faulted) }),
         ("claim (compare-and-swap, watchdog armed)", { $0.mark(SCR_PROFILE_CLAIMED) - $0.mark(SCR_PROFILE_ENTERED) }),
         (
-            "crashing thread: registers, name, unwinding",
-            { $0.mark(SCR_PROFILE_UNWOUND) - $0.mark(SCR_PROFILE_CLAIMED) }
+            "other threads: /proc/self/task listed, signalled",
+            { $0.mark(SCR_PROFILE_REQUESTED) - $0.mark(SCR_PROFILE_CLAIMED) }
         ),
         (
-            "other threads: /proc/self/task listed, signalled",
-            { $0.mark(SCR_PROFILE_REQUESTED) - $0.mark(SCR_PROFILE_UNWOUND) }
+            "crashing thread: registers, name, unwinding",
+            { $0.mark(SCR_PROFILE_UNWOUND) - $0.mark(SCR_PROFILE_REQUESTED) }
         ),
-        ("report file opened, deflate set up", { $0.mark(SCR_PROFILE_OPENED) - $0.mark(SCR_PROFILE_REQUESTED) }),
+        ("report file opened, deflate set up", { $0.mark(SCR_PROFILE_OPENED) - $0.mark(SCR_PROFILE_UNWOUND) }),
         ("images refreshed, header and crash written", { $0.mark(SCR_PROFILE_HEADER) - $0.mark(SCR_PROFILE_OPENED) }),
         (
             "other threads written, each once it has answered",
@@ -65,7 +65,7 @@ enum CrashProfile {
         (
             "of which JSON encoding and the rest (writing phases − deflate − write − asleep)",
             {
-                $0.mark(SCR_PROFILE_FINISHED) - $0.mark(SCR_PROFILE_REQUESTED) - Double($0.waiting)
+                $0.mark(SCR_PROFILE_FINISHED) - $0.mark(SCR_PROFILE_UNWOUND) - Double($0.waiting)
                     - Double($0.deflate) - Double($0.write)
             }
         ),

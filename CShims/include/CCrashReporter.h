@@ -187,8 +187,8 @@ int scr_debug_report_writer(void);
 enum {
     SCR_PROFILE_ENTERED,   // the handler runs (the kernel delivered the signal)
     SCR_PROFILE_CLAIMED,   // the report is this thread's, the watchdog armed
+    SCR_PROFILE_REQUESTED, // the other threads are listed and signalled (they answer meanwhile)
     SCR_PROFILE_UNWOUND,   // the crashing thread's registers, name and stack are read
-    SCR_PROFILE_REQUESTED, // the other threads are listed and signalled
     SCR_PROFILE_OPENED,    // the report file is open, deflate set up
     SCR_PROFILE_HEADER,    // the images are refreshed, the header and crash object written
     SCR_PROFILE_CAPTURED,  // every other thread has answered and is written, each as it answered
