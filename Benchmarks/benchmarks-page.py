@@ -58,6 +58,9 @@ def number(text, pattern):
 
 
 def amount(value, unit):
+    # MiB to the hundredth: the memory targets are met or missed by fractions of one.
+    if unit == "MiB":
+        return f"{value:,.2f} {unit}"
     return f"{value:,.1f} {unit}" if abs(value) < 100 else f"{value:,.0f} {unit}"
 
 
