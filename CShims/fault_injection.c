@@ -18,16 +18,15 @@ void scr_debug_inject_fault(int where) { atomic_store(&scr_g_injected_fault, whe
 
 // Async-signal-safe by intent: it faults on purpose (a store to an unmapped page); called by
 // scr_fault_if_injected (internal.h) when `where` was asked for. SCR_FAULT_IN_THREAD faults in
-// one thread only, the first to get here; SCR_FAULT_SLOW_CLAIM makes the first thread sleep
-// 20 ms (nanosleep) instead.
+// one thread only, the first to get here.
 void scr_fault_now(int where) {
-    if (where == SCR_FAULT_SLOW_CLAIM) {
-        if (atomic_exchange(&g_thread_fault_done, 1) == 0) scr_sleep_us(20000);
-        return;
-    }
-    if (where == SCR_FAULT_IN_THREAD && atomic_exchange(&g_thread_fault_done, 1) != 0) return;
+    if (where == SCR_FAULT_IN_THREAD && !scr_fault_take_once()) return;
     *(volatile int *)(uintptr_t)16 = 1;
 }
+
+// Async-signal-safe (an atomic exchange). True for the first caller only: the one thread a
+// per-thread site acts in.
+bool scr_fault_take_once(void) { return atomic_exchange(&g_thread_fault_done, 1) == 0; }
 
 // Async-signal-safe.
 void scr_debug_inject_write_fault(int error, uint64_t after_bytes) {

@@ -460,6 +460,16 @@ static inline void scr_fault_if_injected(int where) {
         scr_fault_now(where);
     }
 }
+// Async-signal-safe. For the sites that fault nowhere (SCR_FAULT_SLOW_CLAIM, SCR_FAULT_THREAD_GONE):
+// true when scr_debug_inject_fault asked for `where`, for the first caller only. Inline, one relaxed
+// load when nothing was asked for.
+SCR_HIDDEN bool scr_fault_take_once(void);
+static inline bool scr_fault_injected_once(int where) {
+    if (__builtin_expect(atomic_load_explicit(&scr_g_injected_fault, memory_order_relaxed) == where, 0)) {
+        return scr_fault_take_once();
+    }
+    return false;
+}
 // write(2) for the report file, or the error scr_debug_inject_write_fault asked for.
 SCR_HIDDEN ssize_t scr_report_file_write(int fd, const void *bytes, size_t n);
 

@@ -156,10 +156,11 @@ static void capture_self(scr_thread_slot *slot, void *ucontext) {
     atomic_store(&slot->in_unwind, 0);
 }
 
-// Async-signal-safe: marks `slot` done and wakes the writer (futex) only when it sleeps for this
-// very slot: it takes the slots in order, each as soon as its thread has answered.
-static void answer(scr_thread_slot *slot) {
-    atomic_store(&slot->state, SCR_SLOT_DONE);
+// Async-signal-safe: marks `slot` settled (`state`: DONE, or ABANDONED for a thread gone) and
+// wakes the writer (futex) only when it sleeps for this very slot: it takes the slots in order,
+// each as soon as it is settled.
+static void settle(scr_thread_slot *slot, int state) {
+    atomic_store(&slot->state, state);
     atomic_fetch_add(&g_threads.answered, 1);
     if (atomic_load(&g_threads.awaited) == (int)(slot - g_threads.slots)) {
         syscall(SYS_futex, &g_threads.answered, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
@@ -175,7 +176,7 @@ static void on_capture(int sig, siginfo_t *info, void *ucontext) {
         errno = saved_errno;
         return;
     }
-    scr_fault_if_injected(SCR_FAULT_SLOW_CLAIM); // the test hook: one thread is slow to claim its slot
+    if (scr_fault_injected_once(SCR_FAULT_SLOW_CLAIM)) scr_sleep_us(20000); // the test hook: slow to claim
     pid_t self = scr_gettid();
     if (atomic_load_explicit(&g_late.count, memory_order_relaxed) > 0) adopt_late_stack(self, ucontext);
     scr_thread_slot *slot = slot_of(self);
@@ -186,7 +187,7 @@ static void on_capture(int sig, siginfo_t *info, void *ucontext) {
     }
     if (atomic_load(&g_threads.mode) == MODE_PREPARE) {
         slot->stack_used = slot->stack != NULL && scr_altstack_adopt(slot->stack, ucontext);
-        answer(slot);
+        settle(slot, SCR_SLOT_DONE);
         errno = saved_errno;
         return;
     }
@@ -194,7 +195,7 @@ static void on_capture(int sig, siginfo_t *info, void *ucontext) {
     for (int k = 0; k < SCR_FORWARDS && signal_next(); k++) {
     }
     capture_self(slot, ucontext);
-    answer(slot);
+    settle(slot, SCR_SLOT_DONE);
     // A crash keeps everyone here until the report is written, asleep on a futex (bounded:
     // the report's own watchdog ends the process long before).
     uint64_t hold_deadline = scr_now_monotonic_ns() + (uint64_t)SCR_HOLD_LIMIT_MS * 1000000u;
@@ -358,15 +359,23 @@ static void give_up_if_unable(scr_thread_slot *slot) {
 // sending (each answering thread sends to SCR_FORWARDS more before it captures itself), so that
 // the cost of the wake-ups is spread over the cores instead of all paid on the writer's, where
 // the woken threads also preempt it. A thread gone since it was listed is abandoned (and counted
-// as answered, so that the last real answer still wakes the writer).
+// as answered, so that the last real answer still wakes the writer, and the writer woken if it
+// sleeps for this very slot).
 static bool signal_next(void) {
     int i = atomic_fetch_add(&g_threads.unsignalled, 1);
     if (i >= atomic_load(&g_threads.to_signal)) return false;
     scr_thread_slot *slot = &g_threads.slots[i];
-    if (syscall(SYS_tgkill, g_threads.pid, atomic_load(&slot->tid), g_threads.signal) != 0) {
-        slot->error = "exited"; // before the state: the writer reads it once it sees ABANDONED
-        atomic_store(&slot->state, SCR_SLOT_ABANDONED);
-        atomic_fetch_add(&g_threads.answered, 1);
+    pid_t tid = atomic_load(&slot->tid);
+    if (scr_fault_injected_once(SCR_FAULT_THREAD_GONE)) tid = INT32_MAX; // the test hook: no such thread
+    if (syscall(SYS_tgkill, g_threads.pid, tid, g_threads.signal) != 0) {
+        // Gone since it was listed. The slot is taken as a capture takes it, so that the reason is
+        // in place before the writer sees it settled; a slot whose thread answered already (a
+        // repeated signal, see send_signals) is left alone.
+        int expected = SCR_SLOT_REQUESTED;
+        if (atomic_compare_exchange_strong(&slot->state, &expected, SCR_SLOT_CAPTURING)) {
+            slot->error = "exited";
+            settle(slot, SCR_SLOT_ABANDONED);
+        }
     }
     return true;
 }
@@ -396,9 +405,10 @@ static void settle_the_rest(int count) {
         int expected = SCR_SLOT_REQUESTED;
         if (!atomic_compare_exchange_strong(&slot->state, &expected, SCR_SLOT_ABANDONED)) {
             if (expected != SCR_SLOT_CAPTURING) continue;
-            // Inside its handler already: it is unwinding and will be done in a moment.
+            // Inside its handler already: it is unwinding and will be done in a moment (or, gone,
+            // being abandoned by the thread that found it so, signal_next).
             for (int spins = 0; atomic_load(&slot->state) == SCR_SLOT_CAPTURING && spins < 200; spins++) scr_sleep_us(100);
-            if (atomic_load_explicit(&slot->state, memory_order_acquire) == SCR_SLOT_DONE) continue;
+            if (atomic_load_explicit(&slot->state, memory_order_acquire) != SCR_SLOT_CAPTURING) continue;
             slot->error = "no_answer";
             continue;
         }

@@ -153,7 +153,8 @@ void scr_set_capture_enabled(int enabled);
 
 /// The places where `scr_debug_inject_fault` makes the next report fault on purpose: the one
 /// table of them, read by the C files that fault and by the Swift hook that arms them
-/// (CRASH_REPORTER_TEST_FAULT names them `unwind`, `report`, `thread`, `record`, `slow-claim`).
+/// (CRASH_REPORTER_TEST_FAULT names them `unwind`, `report`, `thread`, `record`, `slow-claim`,
+/// `gone`).
 enum {
     SCR_FAULT_OFF = 0,       // no fault
     SCR_FAULT_IN_UNWIND = 1, // while unwinding the crashing thread (guarded: the report goes on without the stack)
@@ -165,6 +166,8 @@ enum {
     SCR_FAULT_SLOW_CLAIM = 5, // no fault: one other thread stalls 20 ms in its capture handler before it claims
                               // its slot, as a thread preempted there does (it must be waited for, not taken
                               // for one that blocks the signal)
+    SCR_FAULT_THREAD_GONE = 6, // no fault: the capture signal meant for one other thread goes to an id no
+                               // thread has, as when that thread ended between the listing and the signal
 };
 
 /// Test hook (the integration tests use it through CRASH_REPORTER_TEST_FAULT): makes the next

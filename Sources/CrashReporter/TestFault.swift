@@ -5,7 +5,8 @@ import Glibc
 /// that the integration tests can show the crash path survives it (docs/signal-safety.md).
 enum TestFault {
     /// `unwind`, `report`, `thread`, `record` (a fault at one of those places), `slow-claim` (one
-    /// other thread slow to claim its capture slot), or
+    /// other thread slow to claim its capture slot), `gone` (one other thread's capture signal sent
+    /// to an id no thread has, as for a thread that ended after the listing), or
     /// `eio-after:N` / `enospc-after:N` (the report file's writes fail after N bytes). Anything
     /// else arms nothing.
     static func arm(_ value: String?) {
@@ -31,6 +32,7 @@ enum TestFault {
         case "thread": Int32(SCR_FAULT_IN_THREAD)
         case "record": Int32(SCR_FAULT_IN_RECORD)
         case "slow-claim": Int32(SCR_FAULT_SLOW_CLAIM)
+        case "gone": Int32(SCR_FAULT_THREAD_GONE)
         default: nil
         }
     }

@@ -105,6 +105,22 @@ struct ThreadCaptureTests {
         }
     }
 
+    @Test("a thread gone between the listing and its signal is said to have exited; the others still answer")
+    func goneThread() async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        // The first capture signal sent goes to an id no thread has: tgkill fails as for a thread
+        // that ended after the listing, whichever thread (the writer or one answering) sends it.
+        let report = try await crashReport(
+            sandbox, ["threads", "4"], environment: ["CRASH_REPORTER_TEST_FAULT": "gone"])
+        let gone = report.threads.filter { $0["unwind_error"] as? String == "exited" }
+        #expect(gone.count == 1, "\(report.threads.map { $0["unwind_error"] ?? "" })")
+        #expect((gone.first?["frames"] as? [Any])?.isEmpty == true)
+        #expect(gone.first?["registers"] is NSNull)
+        let answered = report.threads.dropFirst().filter { $0["unwind_error"] is NSNull }
+        #expect(answered.count == report.threads.count - 2, "every other thread answered as usual")
+    }
+
     @Test("a thread that blocks the capture signal by name is named as not answering, and the report is still written")
     func blockedThread() async throws {
         let sandbox = try CrashSandbox(binary: binary)
