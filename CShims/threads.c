@@ -60,7 +60,7 @@ static struct {
     uint32_t total;
     uint32_t omitted;
     pid_t self;
-    pid_t pid; // this process, for tgkill (set before the slots are published)
+    _Atomic pid_t pid; // this process, for tgkill (set for each request: a forked child has its own)
     uint64_t first_signal_ns;
     _Atomic uint64_t last_resumed_ns; // when the latest thread left on_capture
     _Atomic int answered;             // threads done with their slot (the writer sleeps on it)
@@ -308,7 +308,7 @@ static int assign_slots(int mode) {
     atomic_store(&g_threads.to_signal, 0); // a late answer from an earlier request sends nothing
     atomic_store(&g_threads.mode, mode);
     g_threads.self = scr_gettid();
-    g_threads.pid = getpid();
+    atomic_store_explicit(&g_threads.pid, getpid(), memory_order_relaxed);
     g_threads.total = 0;
     g_threads.omitted = 0;
     if (scr_tasks_each(collect, NULL) < 0) return 0;
@@ -367,7 +367,7 @@ static bool signal_next(void) {
     scr_thread_slot *slot = &g_threads.slots[i];
     pid_t tid = atomic_load(&slot->tid);
     if (scr_fault_injected_once(SCR_FAULT_THREAD_GONE)) tid = INT32_MAX; // the test hook: no such thread
-    if (syscall(SYS_tgkill, g_threads.pid, tid, g_threads.signal) != 0) {
+    if (syscall(SYS_tgkill, atomic_load_explicit(&g_threads.pid, memory_order_relaxed), tid, g_threads.signal) != 0) {
         // Gone since it was listed. The slot is taken as a capture takes it, so that the reason is
         // in place before the writer sees it settled; a slot whose thread answered already (a
         // repeated signal, see send_signals) is left alone.
