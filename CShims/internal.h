@@ -260,8 +260,8 @@ SCR_HIDDEN void scr_tasks_keep_listed(void);
 // calling thread's own /proc/self/task entry for a crash's listing.
 SCR_HIDDEN void scr_tasks_keep_own_entry(void);
 // What /proc/self/task/<tid>/status says of a thread: its name, its state letter, whether its
-// mask blocks `sig` and whether a signal its mask blocks waits for it. Returns false when it
-// cannot be read (the thread is gone).
+// mask blocks `sig` and whether a signal its mask blocks waits for it (`held_back`, unless NULL).
+// Returns false when it cannot be read (the thread is gone).
 SCR_HIDDEN bool scr_task_status(pid_t tid, int sig, char name[16], char *state, bool *blocked, bool *held_back);
 
 // ---- capturing the other threads (threads.c) ---------------------------------------------------

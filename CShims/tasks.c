@@ -108,7 +108,7 @@ static uint64_t mask_value(const char *value) {
 // the capture signal does for a thread that blocks it. A thread inside the capture signal's
 // handler has the signal in its mask too (the kernel blocks it while the handler runs) but
 // nothing waiting. Any signal counts, not only `sig`: under qemu-user the file is the host's, and
-// the host's number for the program's signal is another.
+// the host's number for the program's signal is another. `held_back` may be NULL.
 bool scr_task_status(pid_t tid, int sig, char name[16], char *state, bool *blocked, bool *held_back) {
     char path[64];
     task_path(tid, "/status", path);
@@ -129,6 +129,6 @@ bool scr_task_status(pid_t tid, int sig, char name[16], char *state, bool *block
     if (value != NULL) *state = *value;
     uint64_t mask = mask_value(field(text, "SigBlk"));
     *blocked = sig > 0 && sig <= 64 && ((mask >> (sig - 1)) & 1);
-    *held_back = (mask & mask_value(field(text, "SigPnd"))) != 0;
+    if (held_back != NULL) *held_back = (mask & mask_value(field(text, "SigPnd"))) != 0;
     return true;
 }

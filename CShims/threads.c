@@ -335,6 +335,18 @@ static int assign_slots(int mode) {
 // How long the other threads get before the ones that cannot answer are looked up.
 #define SCR_LOOK_AFTER_NS 2000000u
 
+// Async-signal-safe (atomics, futex). Gives up on a slot whose thread has not claimed it. The slot
+// is taken as a capture takes it (REQUESTED -> CAPTURING), so that `reason` (and `name`, unless
+// NULL) are in place before the writer sees it settled; false when its thread claimed it first.
+static bool give_up(scr_thread_slot *slot, const char *reason, const char *name) {
+    int expected = SCR_SLOT_REQUESTED;
+    if (!atomic_compare_exchange_strong(&slot->state, &expected, SCR_SLOT_CAPTURING)) return false;
+    if (name != NULL) scr_strlcpy(slot->name, name, sizeof slot->name);
+    slot->error = reason;
+    settle(slot, SCR_SLOT_ABANDONED);
+    return true;
+}
+
 // Async-signal-safe (the status file). Abandons a slot whose thread blocks the capture signal
 // (and has a blocked signal waiting, the capture signal) or is stopped, saying so; leaves the
 // others to answer. A thread whose mask holds the signal with nothing waiting is inside its
@@ -347,20 +359,14 @@ static void give_up_if_unable(scr_thread_slot *slot) {
     bool held_back = false;
     if (!scr_task_status(atomic_load(&slot->tid), g_threads.signal, name, &state, &blocked, &held_back)) return;
     if (!(blocked && held_back) && state != 'T' && state != 't') return;
-    int expected = SCR_SLOT_REQUESTED;
-    if (!atomic_compare_exchange_strong(&slot->state, &expected, SCR_SLOT_ABANDONED)) return; // it answered
-    scr_strlcpy(slot->name, name, sizeof slot->name);
-    slot->error = blocked ? "signal_blocked" : "stopped";
-    atomic_fetch_add(&g_threads.answered, 1); // as signal_next does for a thread gone
+    (void)give_up(slot, blocked ? "signal_blocked" : "stopped", name);
 }
 
 // Async-signal-safe (tgkill). Sends the capture signal to the next slot's thread that has not
 // had it, if any, and says whether it did. The writer and every thread that answers share the
 // sending (each answering thread sends to SCR_FORWARDS more before it captures itself), so that
 // the cost of the wake-ups is spread over the cores instead of all paid on the writer's, where
-// the woken threads also preempt it. A thread gone since it was listed is abandoned (and counted
-// as answered, so that the last real answer still wakes the writer, and the writer woken if it
-// sleeps for this very slot).
+// the woken threads also preempt it. A thread gone since it was listed is given up on (give_up).
 static bool signal_next(void) {
     int i = atomic_fetch_add(&g_threads.unsignalled, 1);
     if (i >= atomic_load(&g_threads.to_signal)) return false;
@@ -368,14 +374,9 @@ static bool signal_next(void) {
     pid_t tid = atomic_load(&slot->tid);
     if (scr_fault_injected_once(SCR_FAULT_THREAD_GONE)) tid = INT32_MAX; // the test hook: no such thread
     if (syscall(SYS_tgkill, atomic_load_explicit(&g_threads.pid, memory_order_relaxed), tid, g_threads.signal) != 0) {
-        // Gone since it was listed. The slot is taken as a capture takes it, so that the reason is
-        // in place before the writer sees it settled; a slot whose thread answered already (a
-        // repeated signal, see send_signals) is left alone.
-        int expected = SCR_SLOT_REQUESTED;
-        if (atomic_compare_exchange_strong(&slot->state, &expected, SCR_SLOT_CAPTURING)) {
-            slot->error = "exited";
-            settle(slot, SCR_SLOT_ABANDONED);
-        }
+        // Gone since it was listed; a slot whose thread answered already (a repeated signal, see
+        // send_signals) is left alone.
+        (void)give_up(slot, "exited", NULL);
     }
     return true;
 }
@@ -405,8 +406,8 @@ static void settle_the_rest(int count) {
         int expected = SCR_SLOT_REQUESTED;
         if (!atomic_compare_exchange_strong(&slot->state, &expected, SCR_SLOT_ABANDONED)) {
             if (expected != SCR_SLOT_CAPTURING) continue;
-            // Inside its handler already: it is unwinding and will be done in a moment (or, gone,
-            // being abandoned by the thread that found it so, signal_next).
+            // Inside its handler already: it is unwinding and will be done in a moment (or being
+            // given up on by the thread that found it gone, give_up).
             for (int spins = 0; atomic_load(&slot->state) == SCR_SLOT_CAPTURING && spins < 200; spins++) scr_sleep_us(100);
             if (atomic_load_explicit(&slot->state, memory_order_acquire) != SCR_SLOT_CAPTURING) continue;
             slot->error = "no_answer";
@@ -414,8 +415,7 @@ static void settle_the_rest(int count) {
         }
         char state = '?';
         bool blocked = false;
-        bool held_back = false;
-        if (!scr_task_status(atomic_load(&slot->tid), g_threads.signal, slot->name, &state, &blocked, &held_back)) {
+        if (!scr_task_status(atomic_load(&slot->tid), g_threads.signal, slot->name, &state, &blocked, NULL)) {
             slot->error = "exited";
         } else if (blocked) {
             slot->error = "signal_blocked";

@@ -7,8 +7,8 @@
 # pointers) and the three example services in debug, runs `swift test` one group of test
 # targets per run, then the sanitizer runs (scripts/sanitizers.sh: ThreadSanitizer over the
 # unit tests, AddressSanitizer and UndefinedBehaviorSanitizer over the C core and the crash
-# tests). Extra arguments go to every
-# `swift test`; CRASH_REPORTER_SKIP_SANITIZERS=1 leaves the sanitizer runs out. Each step's output
+# tests). Extra arguments go to every `swift test`; CRASH_REPORTER_SKIP_SANITIZERS=1 leaves the
+# sanitizer runs out. Each step's output
 # is also kept in .build/test-logs, and the run ends with a summary: the steps that failed and
 # their failing tests' lines.
 #
