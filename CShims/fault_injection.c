@@ -1,8 +1,8 @@
 // The test hook behind scr_debug_inject_fault and scr_debug_inject_write_fault
 // (CRASH_REPORTER_TEST_FAULT): where the next report faults on purpose, or which error its file
-// writes meet, so that the tests can show each fault is survived. Read by the report (report.c),
-// the crashing thread's unwind (crashed_thread.c), the threads that capture themselves
-// (threads.c), the breadcrumb ring (ring.c) and the gzip sink (gzip_sink.c).
+// writes meet, so that the tests can show each fault is survived. Read by the crash handler
+// (handler.c), the report (report.c), the crashing thread's unwind (crashed_thread.c), the threads
+// that capture themselves (threads.c), the breadcrumb ring (ring.c) and the gzip sink (gzip_sink.c).
 #include "internal.h"
 
 #include <errno.h>

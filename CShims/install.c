@@ -35,6 +35,7 @@ int scr_install(const scr_config *config) {
     if (scr_thread_prepare() != 0) return SCR_ERR_NO_MEMORY;
     r = scr_threads_prepare(config);
     if (r != SCR_OK) return r;
+    scr_core_dump_prepare(); // before the handler stands: a crash at once knows whether a dump follows
 
     struct sigaction action;
     memset(&action, 0, sizeof action);

@@ -285,11 +285,16 @@ typedef struct scr_thread_slot {
 SCR_HIDDEN int scr_threads_prepare(const scr_config *config);
 // Gives every thread that was running before install an alternate stack. Not async-signal-safe.
 SCR_HIDDEN void scr_threads_prepare_existing(void);
-// Asks every other thread to capture itself; with `hold` they wait in
-// their handler until scr_threads_release. Returns the number of slots given. The caller may
-// write other parts of the report meanwhile, then waits for each slot with scr_threads_wait_slot
-// before it reads it, or for all with scr_threads_wait (bounded). Async-signal-safe.
-SCR_HIDDEN int scr_threads_request(bool hold);
+// What a thread that answered does next (scr_threads_request): return to what it was doing (a
+// snapshot); wait until scr_threads_release (a crash the process may outlive, or whose core dump
+// shows every thread); or end itself (a crash that ends the process with no core dump; the
+// process's main thread still waits).
+typedef enum { SCR_THEN_RETURN, SCR_THEN_WAIT, SCR_THEN_END } scr_capture_then;
+// Asks every other thread to capture itself, each then doing what `then` says. Returns the number
+// of slots given. The caller may write other parts of the report meanwhile, then waits for each
+// slot with scr_threads_wait_slot before it reads it, or for all with scr_threads_wait (bounded).
+// Async-signal-safe.
+SCR_HIDDEN int scr_threads_request(scr_capture_then then);
 SCR_HIDDEN void scr_threads_wait(void);
 SCR_HIDDEN void scr_threads_wait_slot(int index);
 SCR_HIDDEN void scr_threads_release(void);
@@ -416,6 +421,7 @@ typedef struct scr_report_request {
     void *ucontext;
     const char *reason;
     const scr_late_heartbeat *heartbeat;
+    bool ends_process; // a crash that handing the signal on ends with no core dump (core_dump.c)
     char id[37]; // out: the report id
 } scr_report_request;
 
@@ -504,6 +510,15 @@ SCR_HIDDEN pid_t scr_gettid(void);
 // Ends the process of `sig` at its default action (restored, unblocked, sent to this thread).
 SCR_HIDDEN __attribute__((noreturn)) void scr_die_of_default(int sig);
 SCR_HIDDEN long scr_read_file(const char *path, char *buf, size_t cap);
+
+// ---- core dumps (core_dump.c)
+// Reads the core pattern's kind; install, once. Not async-signal-safe by intent.
+SCR_HIDDEN void scr_core_dump_prepare(void);
+// The kernel's rule: whether a dump follows, for a pattern kind, a soft core limit and the
+// dumpable flag. Async-signal-safe.
+SCR_HIDDEN bool scr_core_dump_follows(int pattern, uint64_t limit, int dumpable);
+// Whether the default action of a crash signal would now leave a core dump. Async-signal-safe.
+SCR_HIDDEN bool scr_core_dump_expected(void);
 
 // ---- the benchmark's crash profile (profile.c) ------------------------------------------
 SCR_HIDDEN bool scr_profile_on(void);

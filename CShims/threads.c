@@ -14,8 +14,10 @@
 // answer: the signal blocked, or the thread stopped.
 //
 // For a crash the threads stay in on_capture (`hold`) until the report is written, so that
-// none of them changes what the report shows or ends the process meanwhile; for a snapshot each
-// returns as soon as its stack is read. A fault while a thread unwinds itself (a damaged stack)
+// none of them changes what the report shows or ends the process meanwhile; when handing the
+// signal on ends the process with no core dump (core_dump.c), each ends itself instead as soon
+// as its slot is settled (SCR_THEN_END, decision 0182). For a snapshot each returns as soon as
+// its stack is read. A fault while a thread unwinds itself (a damaged stack)
 // reaches the crash handler, which asks scr_threads_escape_if_unwinding first: the thread jumps
 // back into on_capture, its slot says "fault", and it goes on.
 //
@@ -24,7 +26,7 @@
 // event loop started before start() still reaches the handler.
 //
 // Nothing on the capture path allocates or locks: atomics, tgkill, nanosleep, clock_gettime,
-// prctl, sigsetjmp/siglongjmp and the unwinder. docs/signal-safety.md goes through it.
+// prctl, sigsetjmp/siglongjmp, the unwinder and the thread's exit system call. docs/signal-safety.md goes through it.
 #include "internal.h"
 
 #include <errno.h>
@@ -56,6 +58,7 @@ static struct {
     size_t mapped;
     _Atomic int mode;
     _Atomic int hold;
+    _Atomic int then; // what a thread does once it has answered (scr_capture_then)
     _Atomic int count;
     uint32_t total;
     uint32_t omitted;
@@ -196,6 +199,13 @@ static void on_capture(int sig, siginfo_t *info, void *ucontext) {
     }
     capture_self(slot, ucontext);
     settle(slot, SCR_SLOT_DONE);
+    // A crash that ends the process with no core dump: nothing is left for this thread to do, so it
+    // ends now, on a core that is running it anyway, instead of sleeping until the process's end
+    // wakes it once more only to end it (decision 0182). The main thread waits: its end before the
+    // process's would leave a zombie leader meanwhile.
+    if (atomic_load(&g_threads.then) == SCR_THEN_END && self != atomic_load(&g_threads.pid)) {
+        syscall(SYS_exit, 0);
+    }
     // A crash keeps everyone here until the report is written, asleep on a futex (bounded:
     // the report's own watchdog ends the process long before).
     uint64_t hold_deadline = scr_now_monotonic_ns() + (uint64_t)SCR_HOLD_LIMIT_MS * 1000000u;
@@ -472,9 +482,10 @@ static void wait_for_answers(int count) {
 }
 
 // Async-signal-safe (see send_signals).
-int scr_threads_request(bool hold) {
+int scr_threads_request(scr_capture_then then) {
     if (g_threads.signal == 0 || g_threads.slots == NULL) return 0;
-    atomic_store(&g_threads.hold, hold ? 1 : 0);
+    atomic_store(&g_threads.hold, then != SCR_THEN_RETURN ? 1 : 0);
+    atomic_store(&g_threads.then, then);
     int count = assign_slots(MODE_CAPTURE);
     send_signals(count);
     return count;
@@ -528,6 +539,7 @@ void scr_threads_escape_if_unwinding(pid_t tid) {
 void scr_threads_prepare_existing(void) {
     if (g_threads.signal == 0 || g_threads.slots == NULL) return;
     atomic_store(&g_threads.hold, 0);
+    atomic_store(&g_threads.then, SCR_THEN_RETURN);
     int count = assign_slots(MODE_PREPARE);
     send_signals(count);
     wait_for_answers(count);

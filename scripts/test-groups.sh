@@ -10,4 +10,5 @@ unit_tests+='|CrashReporterHTTPTests|TrackingEventsAPIUsageTests'
 integration_tests='CrashReporterLoggingTests|CrashReporterLifecycleTests|TrackingVendorTests'
 # The C core's tests and the tests that crash real children:
 crash_tests='CCrashReporterTests|CrashReporterTests|IntegrationTests\.(CrashKindTests|HandlerBehaviourTests|ThreadInterpositionTests'
-crash_tests+='|ThreadCaptureTests|SnapshotTests|PoolTests|CrashWriteFaultTests|AsyncCaptureTests|StderrCopyTests)'
+crash_tests+='|ThreadCaptureTests|ThreadsAfterCaptureTests|SnapshotTests|PoolTests|CrashWriteFaultTests|AsyncCaptureTests'
+crash_tests+='|StderrCopyTests)'

@@ -154,7 +154,7 @@ void scr_set_capture_enabled(int enabled);
 /// The places where `scr_debug_inject_fault` makes the next report fault on purpose: the one
 /// table of them, read by the C files that fault and by the Swift hook that arms them
 /// (CRASH_REPORTER_TEST_FAULT names them `unwind`, `report`, `thread`, `record`, `slow-claim`,
-/// `gone`).
+/// `gone`, `slow-end`).
 enum {
     SCR_FAULT_OFF = 0,       // no fault
     SCR_FAULT_IN_UNWIND = 1, // while unwinding the crashing thread (guarded: the report goes on without the stack)
@@ -168,6 +168,8 @@ enum {
                               // for one that blocks the signal)
     SCR_FAULT_THREAD_GONE = 6, // no fault: the capture signal meant for one other thread goes to an id no
                                // thread has, as when that thread ended between the listing and the signal
+    SCR_FAULT_SLOW_END = 7, // no fault: the crash handler waits 500 ms before it hands the signal on, so that a
+                            // test can look at the process while it is still there
 };
 
 /// Test hook (the integration tests use it through CRASH_REPORTER_TEST_FAULT): makes the next
@@ -217,6 +219,18 @@ typedef struct scr_crash_profile {
 /// `fd` just before the signal is handed on. Without it the crash path reads no clock for the
 /// profile. Async-signal-safe.
 void scr_debug_profile_crash(int fd);
+
+/// The kinds of core pattern (/proc/sys/kernel/core_pattern) the crash path tells apart.
+enum {
+    SCR_CORE_PATTERN_UNKNOWN = 0, // not read (not installed, or /proc/sys unreadable): a dump is assumed
+    SCR_CORE_PATTERN_FILE = 1,    // the kernel writes a file
+    SCR_CORE_PATTERN_PIPE = 2,    // the kernel pipes the dump to a program (`|…`)
+};
+
+/// Test hook: whether a crash that the default action ends leaves a core dump, by the kernel's
+/// rule, for a core pattern of kind `pattern` (SCR_CORE_PATTERN_*), a soft RLIMIT_CORE of `limit`
+/// and the dumpable flag `dumpable` (PR_GET_DUMPABLE). 1 or 0. Async-signal-safe.
+int scr_debug_core_dump_follows(int pattern, uint64_t limit, int dumpable);
 
 /// Whether `scr_install` succeeded in this process. Async-signal-safe.
 int scr_is_installed(void);

@@ -6,7 +6,8 @@ import Glibc
 enum TestFault {
     /// `unwind`, `report`, `thread`, `record` (a fault at one of those places), `slow-claim` (one
     /// other thread slow to claim its capture slot), `gone` (one other thread's capture signal sent
-    /// to an id no thread has, as for a thread that ended after the listing), or
+    /// to an id no thread has, as for a thread that ended after the listing), `slow-end` (the crash
+    /// handler waits 500 ms before it hands the signal on), or
     /// `eio-after:N` / `enospc-after:N` (the report file's writes fail after N bytes). Anything
     /// else arms nothing.
     static func arm(_ value: String?) {
@@ -33,6 +34,7 @@ enum TestFault {
         case "record": Int32(SCR_FAULT_IN_RECORD)
         case "slow-claim": Int32(SCR_FAULT_SLOW_CLAIM)
         case "gone": Int32(SCR_FAULT_THREAD_GONE)
+        case "slow-end": Int32(SCR_FAULT_SLOW_END)
         default: nil
         }
     }

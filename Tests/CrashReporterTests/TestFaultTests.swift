@@ -14,8 +14,10 @@ struct TestFaultTests {
         #expect(TestFault.site(named: "record") == Int32(SCR_FAULT_IN_RECORD))
         #expect(TestFault.site(named: "slow-claim") == Int32(SCR_FAULT_SLOW_CLAIM))
         #expect(TestFault.site(named: "gone") == Int32(SCR_FAULT_THREAD_GONE))
-        let sites = ["unwind", "report", "thread", "record", "slow-claim", "gone"].compactMap(TestFault.site(named:))
-        #expect(Set(sites).count == 6 && !sites.contains(Int32(SCR_FAULT_OFF)))
+        #expect(TestFault.site(named: "slow-end") == Int32(SCR_FAULT_SLOW_END))
+        let names = ["unwind", "report", "thread", "record", "slow-claim", "gone", "slow-end"]
+        let sites = names.compactMap(TestFault.site(named:))
+        #expect(Set(sites).count == 7 && !sites.contains(Int32(SCR_FAULT_OFF)))
         for other in ["", "Unwind", "eio-after:10", "enospc-after:1", "none"] {
             #expect(TestFault.site(named: other) == nil)
         }
