@@ -164,12 +164,15 @@ void scr_unwind(const void *ucontext, scr_unwind_result *result) {
 
 // Not async-signal-safe (the first unwind initialises libgcc's register table under
 // pthread_once and binds the lazy PLT entries of the unwinder's calls, _Unwind_GetGR's too); called once at
-// install so that the handler finds all of it done.
+// install so that the handler finds all of it done. The walk stops two frames up, in the C core
+// (this function and scr_install): each frame further up is an unwind-table lookup elsewhere in
+// the binary, and every page it reads stays resident in an idle service for nothing
+// (docs/benchmarks.md, "Footprint").
 void scr_unwinder_prepare(void) {
-    scr_frame frames[8];
+    scr_frame frames[3];
     scr_async_room room; // so that _Unwind_GetGR is bound too
     scr_unwind_result result = {.async = {.room = &room}};
-    scr_unwind_reset(&result, frames, 8, 0);
+    scr_unwind_reset(&result, frames, 3, 0);
     walk w = {.context_ip = 0, .context_sp = 0, .result = &result, .found = true, .reached_end = false, .steps = 0};
     result.count = 1; // nothing to find here: every frame counts
     (void)_Unwind_Backtrace(on_frame, &w);
