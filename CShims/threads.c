@@ -17,16 +17,17 @@
 // none of them changes what the report shows or ends the process meanwhile; when handing the
 // signal on ends the process with no core dump (core_dump.c), each ends itself instead as soon
 // as its slot is settled (SCR_THEN_END, decision 0182). For a snapshot each returns as soon as
-// its stack is read. A fault while a thread unwinds itself (a damaged stack)
-// reaches the crash handler, which asks scr_threads_escape_if_unwinding first: the thread jumps
-// back into on_capture, its slot says "fault", and it goes on.
+// its stack is read. A fault while a thread unwinds itself (a damaged stack) reaches the crash
+// handler, which asks scr_threads_escape_if_unwinding first: the thread jumps back into
+// on_capture, its slot says "fault", and it goes on.
 //
 // The same signal, in the PREPARE mode, hands each thread that was running before install an
 // alternate stack mapped by the installing thread (altstack.c), so that a stack overflow on an
 // event loop started before start() still reaches the handler.
 //
 // Nothing on the capture path allocates or locks: atomics, tgkill, nanosleep, clock_gettime,
-// prctl, sigsetjmp/siglongjmp, the unwinder and the thread's exit system call. docs/signal-safety.md goes through it.
+// prctl, sigsetjmp/siglongjmp, the unwinder and the thread's own exit system call.
+// docs/signal-safety.md goes through it.
 #include "internal.h"
 
 #include <errno.h>
