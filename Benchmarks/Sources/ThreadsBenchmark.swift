@@ -7,7 +7,10 @@ import Foundation
 /// 16 threads (and 16 Dispatch workers besides), its size, a heartbeat's tick and the memory
 /// reserved.
 enum ThreadsBenchmark {
-    static func crashes(binary: String, runs: Int) throws -> [String] {
+    /// Three rounds of `runs` interleaved crashes for each thread count: a median of 20 moves by a
+    /// few hundred µs from one round to the next on this machine with 64 threads, so the table
+    /// gives the pooled medians and each round's overhead beside them.
+    static func crashes(binary: String, runs: Int, rounds: Int = 3) throws -> [String] {
         // As CrashBenchmark: the crash comes after start()'s background settle.
         let base = [
             "PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "SWIFT_BACKTRACE": "enable=no",
@@ -15,28 +18,38 @@ enum ThreadsBenchmark {
         ]
         let off = base.merging(["CRASH_REPORTER_DISABLED": "1"]) { $1 }
         var lines = [
-            "| fault to waitpid (\(runs) runs each, interleaved), µs | no reporter | reporter | overhead |",
-            "|---|---|---|---|",
+            "| fault to waitpid (\(rounds) rounds of \(runs) interleaved runs each), µs | no reporter | reporter "
+                + "| overhead | round overheads |",
+            "|---|---|---|---|---|",
         ]
         for count in [0, 2, 16, 64] {
             let command = ["threads", String(count)]
             let environment = ["CRASH_TEST_PARK_ALL_SLEEPING": "1"]
             var plain: [Double] = []
             var reporter: [Double] = []
-            for _ in 0..<runs {
-                plain.append(
-                    try CrashBenchmark.crashOnce(
-                        binary: binary, environment: off.merging(environment) { $1 }, arguments: command
-                    ).microseconds)
-                reporter.append(
-                    try CrashBenchmark.crashOnce(
-                        binary: binary, environment: base.merging(environment) { $1 }, arguments: command
-                    ).microseconds)
+            var overheads: [Double] = []
+            for _ in 0..<rounds {
+                var roundPlain: [Double] = []
+                var roundReporter: [Double] = []
+                for _ in 0..<runs {
+                    roundPlain.append(
+                        try CrashBenchmark.crashOnce(
+                            binary: binary, environment: off.merging(environment) { $1 }, arguments: command
+                        ).microseconds)
+                    roundReporter.append(
+                        try CrashBenchmark.crashOnce(
+                            binary: binary, environment: base.merging(environment) { $1 }, arguments: command
+                        ).microseconds)
+                }
+                overheads.append(Stats(samples: roundReporter).median - Stats(samples: roundPlain).median)
+                plain += roundPlain
+                reporter += roundReporter
             }
             let a = Stats(samples: plain).median
             let b = Stats(samples: reporter).median
             let label = count == 0 ? "main thread only (+ the monitor)" : "\(count) other threads sleeping"
-            lines.append("| \(label) | \(format(a, 0)) | \(format(b, 0)) | \(format(b - a, 0)) |")
+            let rounds = overheads.map { format($0, 0) }.joined(separator: ", ")
+            lines.append("| \(label) | \(format(a, 0)) | \(format(b, 0)) | \(format(b - a, 0)) | \(rounds) |")
         }
         return lines
     }
