@@ -25,8 +25,8 @@ void scr_core_dump_prepare(void) {
     atomic_store(&g_pattern, pattern[0] == '|' ? SCR_CORE_PATTERN_PIPE : SCR_CORE_PATTERN_FILE);
 }
 
-// Async-signal-safe: pure computation. The kernel's rule, given the pattern's kind, the soft core
-// limit and the dumpable flag.
+// Async-signal-safe: pure computation (getpagesize reads the value the loader keeps). The kernel's
+// rule, given the pattern's kind, the soft core limit and the dumpable flag.
 bool scr_core_dump_follows(int pattern, uint64_t limit, int dumpable) {
     if (dumpable == 0) return false;
     switch (pattern) {

@@ -75,10 +75,11 @@ void scr_handle_signal(int sig, siginfo_t *info, void *ucontext) {
     scr_profile_mark(SCR_PROFILE_CLAIMED);
 
     if (scr_capture_enabled()) {
+        bool ends_process = scr_chain_ends_process(sig);
         // Handing the signal on ends the process with no core dump: the other threads need not wait.
-        bool ends = scr_chain_ends_process(sig) && !scr_core_dump_expected();
+        bool threads_end = ends_process && !scr_core_dump_expected();
         scr_report_request request = {
-            .kind = "crash", .sig = sig, .info = info, .ucontext = ucontext, .ends_process = ends};
+            .kind = "crash", .sig = sig, .info = info, .ucontext = ucontext, .threads_end = threads_end};
         bool written = scr_report_write(&request) == 0;
         scr_run_record_mark_crashed(written ? request.id : NULL);
         scr_profile_mark(SCR_PROFILE_RECORDED);
@@ -88,7 +89,7 @@ void scr_handle_signal(int sig, siginfo_t *info, void *ucontext) {
         // The other threads wait in their capture handler. When the signal then ends the process
         // they end with it (waking them first would only slow the end down); a handler before
         // ours, or an ignored signal, may let the process go on, so they go on too.
-        if (!scr_chain_ends_process(sig)) scr_threads_release();
+        if (!ends_process) scr_threads_release();
         if (scr_fault_injected_once(SCR_FAULT_SLOW_END)) scr_sleep_us(500000); // the test hook: look now
     } else {
         scr_run_record_mark_crashed(NULL);

@@ -421,7 +421,7 @@ typedef struct scr_report_request {
     void *ucontext;
     const char *reason;
     const scr_late_heartbeat *heartbeat;
-    bool ends_process; // a crash that handing the signal on ends with no core dump (core_dump.c)
+    bool threads_end; // the other threads end once they have answered: the crash ends the process, no core dump follows
     char id[37]; // out: the report id
 } scr_report_request;
 

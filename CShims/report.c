@@ -197,7 +197,7 @@ int scr_report_write(scr_report_request *request) {
     if (crash) scr_report_files_release_spare();
     // The other threads capture themselves (on the other cores) while this one unwinds its own
     // stack, opens the file and writes the first parts; for a crash they then wait until the end.
-    (void)scr_threads_request(!crash ? SCR_THEN_RETURN : request->ends_process ? SCR_THEN_END : SCR_THEN_WAIT);
+    (void)scr_threads_request(!crash ? SCR_THEN_RETURN : request->threads_end ? SCR_THEN_END : SCR_THEN_WAIT);
     scr_profile_mark(SCR_PROFILE_REQUESTED);
     if (crash) {
         crashed = scr_crashed_thread_capture(request->ucontext);

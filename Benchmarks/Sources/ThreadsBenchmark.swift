@@ -48,8 +48,8 @@ enum ThreadsBenchmark {
             let a = Stats(samples: plain).median
             let b = Stats(samples: reporter).median
             let label = count == 0 ? "main thread only (+ the monitor)" : "\(count) other threads sleeping"
-            let rounds = overheads.map { format($0, 0) }.joined(separator: ", ")
-            lines.append("| \(label) | \(format(a, 0)) | \(format(b, 0)) | \(format(b - a, 0)) | \(rounds) |")
+            let byRound = overheads.map { format($0, 0) }.joined(separator: ", ")
+            lines.append("| \(label) | \(format(a, 0)) | \(format(b, 0)) | \(format(b - a, 0)) | \(byRound) |")
         }
         return lines
     }
