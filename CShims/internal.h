@@ -439,6 +439,9 @@ SCR_HIDDEN void scr_report_write_frame(scr_writer *w, const scr_frame *frame, co
 // Async-signal-safe: as scr_report_write_frame. A thread's `frames` and the members about them
 // (report_frames.c).
 SCR_HIDDEN void scr_report_write_frames(scr_writer *w, const scr_unwind_result *unwind);
+// Async-signal-safe: writer calls only. The members about a thread's frames without `frames`:
+// truncation, left-out frames, unwind error (report_frames.c).
+SCR_HIDDEN void scr_report_write_stack_limits(scr_writer *w, const scr_unwind_result *unwind);
 // `name`, or `[redacted]` when it could hold an address or a card number (report_threads.c).
 SCR_HIDDEN const char *scr_report_safe_thread_name(const char *name);
 

@@ -223,7 +223,7 @@ int scr_report_write(scr_report_request *request) {
 
     scr_json_object_begin(w);
     scr_json_key(w, "schema_version");
-    scr_json_u64(w, 2);
+    scr_json_u64(w, 4);
     write_field(w, "kind", request->kind, 15);
     write_field(w, "report_id", request->id, 36);
     scr_json_key(w, "timestamp");
@@ -243,6 +243,8 @@ int scr_report_write(scr_report_request *request) {
         scr_json_null(w);
         write_snapshot(w, request);
     }
+    scr_json_key(w, "abnormal_exit"); // version 3 on: in every report, null but in an abnormal exit's
+    scr_json_null(w);
     scr_fault_if_injected(SCR_FAULT_IN_REPORT);
     // The threads next to the crash object, whose frames the crashing thread's repeat: within
     // the compression window, the repeat costs almost nothing. Each is written as soon as it has

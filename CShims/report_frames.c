@@ -18,8 +18,8 @@ void scr_report_write_frame(scr_writer *w, const scr_frame *frame, const char *t
     scr_json_object_end(w);
 }
 
-// Async-signal-safe: as scr_report_write_frame. `frames`, `frames_truncated`, `frames_omitted`,
-// `frames_omitted_at` and `unwind_error` of one thread.
+// Async-signal-safe: as scr_report_write_frame. `frames`, then the members that follow it
+// (scr_report_write_stack_limits), of one thread.
 void scr_report_write_frames(scr_writer *w, const scr_unwind_result *unwind) {
     scr_json_key(w, "frames");
     scr_json_array_begin(w);
@@ -27,6 +27,12 @@ void scr_report_write_frames(scr_writer *w, const scr_unwind_result *unwind) {
         scr_report_write_frame(w, &unwind->frames[i], i == 0 ? "context" : "cfi");
     }
     scr_json_array_end(w);
+    scr_report_write_stack_limits(w, unwind);
+}
+
+// Async-signal-safe: writer calls only. `frames_truncated`, `frames_omitted`,
+// `frames_omitted_at` and `unwind_error` of one thread.
+void scr_report_write_stack_limits(scr_writer *w, const scr_unwind_result *unwind) {
     scr_json_key(w, "frames_truncated");
     scr_json_bool(w, unwind->truncated);
     scr_json_key(w, "frames_omitted");

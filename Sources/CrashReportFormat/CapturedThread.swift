@@ -35,6 +35,9 @@ extension CrashReport {
         public var asyncFramesOmitted: Int
         /// The Swift task the thread was running, when it ran one and the handler could read it.
         public var task: RunningTask?
+        /// While decoding: the earlier thread whose frames are this one's, moved
+        /// (`frames_as`, version 4); nil once the report has put them in ``frames``.
+        var framesAs: FramesAs?
 
         /// A captured thread with each of its fields; what the report's JSON leaves out has its default.
         public init(
@@ -85,6 +88,8 @@ extension CrashReport {
             case asyncFramesAt = "async_frames_at"
             case asyncFramesOmitted = "async_frames_omitted"
             case task
+            case framesAs = "frames_as"
+            case framesSPShift = "frames_sp_shift"
         }
 
         public init(from decoder: any Decoder) throws {
@@ -94,7 +99,16 @@ extension CrashReport {
             crashed = try container.decode(Bool.self, forKey: .crashed)
             main = try container.decode(Bool.self, forKey: .main)
             registers = try container.decodeIfPresent(Registers.self, forKey: .registers)
-            frames = try container.decode([Frame].self, forKey: .frames)
+            // Version 4: a thread whose stack is an earlier one's, moved, names that thread
+            // instead of listing frames; the report fills them in (CapturedThread+FramesAs.swift).
+            if container.contains(.frames) || !container.contains(.framesAs) {
+                frames = try container.decode([Frame].self, forKey: .frames)
+            } else {
+                frames = []
+                framesAs = FramesAs(
+                    thread: try container.decode(Int.self, forKey: .framesAs),
+                    spShift: try container.decode(Address.self, forKey: .framesSPShift))
+            }
             framesTruncated = try container.decode(Bool.self, forKey: .framesTruncated)
             framesOmitted = try container.decode(Int.self, forKey: .framesOmitted)
             framesOmittedAt = try container.decode(Int.self, forKey: .framesOmittedAt)

@@ -29,7 +29,9 @@ extension CrashReport {
         crash = try container.decodeIfPresent(Crash.self, forKey: .crash)
         snapshot = try container.decodeIfPresent(Snapshot.self, forKey: .snapshot)
         abnormalExit = try container.decodeIfPresent(AbnormalExit.self, forKey: .abnormalExit)
-        threads = try container.decode([CapturedThread].self, forKey: .threads)
+        threads = try CapturedThread.fillingSharedFrames(
+            container.decode([CapturedThread].self, forKey: .threads), version: schemaVersion,
+            codingPath: container.codingPath + [CodingKeys.threads])
         threadsOmitted = try container.decodeIfPresent(Int.self, forKey: .threadsOmitted) ?? 0
         threadsTotal = try container.decodeIfPresent(Int.self, forKey: .threadsTotal) ?? threads.count + threadsOmitted
         try checkKind(container)

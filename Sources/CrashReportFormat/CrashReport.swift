@@ -1,5 +1,5 @@
 /// A report: a crash, a snapshot or hang of a process that went on, or the abnormal exit of an
-/// earlier run (schema versions 1 to 3;
+/// earlier run (schema versions 1 to 4;
 /// docs/report-schema.md, docs/report.schema.json).
 ///
 /// Read one with ``ReportDecoding``; it validates the JSON against the schema before decoding,
@@ -7,11 +7,11 @@
 /// crash whose ``threads`` is the crashing thread alone, built from ``crash``.
 public struct CrashReport: Codable, Sendable, Equatable {
     /// The newest schema version this reader knows; it reads every version from 1 to this one.
-    public static let supportedSchemaVersion = 3
-    /// The version the crash handler writes: a crash, snapshot or hang needs nothing of version 3.
-    public static let handlerSchemaVersion = 2
+    public static let supportedSchemaVersion = 4
+    /// The version the crash handler writes: version 4's shared stacks (`frames_as`).
+    public static let handlerSchemaVersion = 4
 
-    /// The version of the file the report was read from (1 to 3); the JSON renderer writes
+    /// The version of the file the report was read from (1 to 4); the JSON renderer writes
     /// that version's shape back.
     public var schemaVersion: Int
     /// Crash, snapshot or hang.

@@ -207,20 +207,20 @@ struct DamagedInputTests {
     }
 
     @Test func unsupportedSchemaVersion() throws {
-        let v4 = ReportFixture.validV2(setting: "/schema_version", to: 4)
-        #expect(throws: ReportError.unsupportedSchemaVersion(4)) {
-            try ReportDecoding.decode(gzipData: try ReportFixture.gzip(v4))
+        let v5 = ReportFixture.validV2(setting: "/schema_version", to: 5)
+        #expect(throws: ReportError.unsupportedSchemaVersion(5)) {
+            try ReportDecoding.decode(gzipData: try ReportFixture.gzip(v5))
         }
-        // Checked before the rest: a version 4 report may look nothing like version 3.
-        #expect(throws: ReportError.unsupportedSchemaVersion(4)) {
-            try ReportDecoding.decode(json: Data(#"{"schema_version": 4, "something": "else"}"#.utf8))
+        // Checked before the rest: a version 5 report may look nothing like version 4.
+        #expect(throws: ReportError.unsupportedSchemaVersion(5)) {
+            try ReportDecoding.decode(json: Data(#"{"schema_version": 5, "something": "else"}"#.utf8))
         }
         #expect(throws: ReportError.unsupportedSchemaVersion(0)) {
             try ReportDecoding.decode(json: Data(#"{"schema_version": 0}"#.utf8))
         }
         #expect(
-            ReportError.unsupportedSchemaVersion(4).description
-                == "unsupported schema version 4 (this reader knows versions 1 to 3)")
+            ReportError.unsupportedSchemaVersion(5).description
+                == "unsupported schema version 5 (this reader knows versions 1 to 4)")
     }
 
     @Test func missingMember() throws {

@@ -113,7 +113,7 @@ struct SchemaValidationTests {
     }
 
     @Test func schemaVersionIsOneOfTheKnown() throws {
-        #expect(try violations(setting: "/schema_version", to: 4).map(\.keyword) == ["enum"])
+        #expect(try violations(setting: "/schema_version", to: 5).map(\.keyword) == ["enum"])
         #expect(try violations(setting: "/schema_version", to: 0).map(\.keyword) == ["enum"])
         #expect(try violations(setting: "/schema_version", to: 1.0) == [])
         // The schema alone does not tie members to a version: decoding does.

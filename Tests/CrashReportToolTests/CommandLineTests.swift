@@ -161,12 +161,12 @@ struct CommandRunTests {
     }
 
     @Test func otherVersionsAreRefused() throws {
-        let v4 = ReportFixture.validV2(setting: "/schema_version", to: 4)
-        let url = try Self.temporaryFile(try ReportFixture.gzip(v4))
+        let v5 = ReportFixture.validV2(setting: "/schema_version", to: 5)
+        let url = try Self.temporaryFile(try ReportFixture.gzip(v5))
         defer { try? FileManager.default.removeItem(at: url) }
         let run = Self.run(["show", url.path])
         #expect(run.status == 1)
-        #expect(run.errors == "Error: \(url.path): unsupported schema version 4 (this reader knows versions 1 to 3)\n")
+        #expect(run.errors == "Error: \(url.path): unsupported schema version 5 (this reader knows versions 1 to 4)\n")
     }
 
     @Test func missingFileNamesItOnce() {

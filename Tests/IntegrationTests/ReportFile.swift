@@ -6,11 +6,14 @@ import Foundation
 struct ReportFile {
     let text: String
     let json: [String: Any]
+    /// The report as the format module reads it; nil when it does not read.
+    let model: CrashReport?
 
     init(_ url: URL) throws {
         let data = Data(try Gzip.decompress(Data(contentsOf: url)))
         text = String(decoding: data, as: UTF8.self)
         json = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        model = try? ReportDecoding.decode(json: data)
     }
 
     var crash: [String: Any] { json["crash"] as? [String: Any] ?? [:] }
@@ -20,7 +23,20 @@ struct ReportFile {
     var images: [[String: Any]] { json["images"] as? [[String: Any]] ?? [] }
     var kind: String? { json["kind"] as? String }
     var snapshot: [String: Any] { json["snapshot"] as? [String: Any] ?? [:] }
-    var threads: [[String: Any]] { json["threads"] as? [[String: Any]] ?? [] }
+    /// `threads` as written: a thread whose stack is an earlier one's names it (`frames_as`).
+    var writtenThreads: [[String: Any]] { json["threads"] as? [[String: Any]] ?? [] }
+    /// `threads` with every thread's own `frames`: those of a thread that names an earlier one's
+    /// stack are the ones the format module read for it.
+    var threads: [[String: Any]] {
+        writtenThreads.enumerated().map { index, written in
+            guard written["frames_as"] != nil, let read = model?.threads[index] else { return written }
+            var thread = written
+            thread["frames"] = read.frames.map { frame -> [String: Any] in
+                ["ip": frame.ip.hex, "sp": frame.sp.hex, "trust": frame.trust.rawValue, "image": frame.image]
+            }
+            return thread
+        }
+    }
 
     /// The thread named `name` in `threads`.
     func thread(named name: String) -> [String: Any]? { threads.first { $0["name"] as? String == name } }

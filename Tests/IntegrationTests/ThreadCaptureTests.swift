@@ -63,6 +63,41 @@ struct ThreadCaptureTests {
         expectWholeStack(report, first, "the crashing thread")
     }
 
+    @Test("threads parked in the same wait name the first one's stack, and read with their own stack pointers")
+    func sharedStacks() async throws {
+        let sandbox = try CrashSandbox(binary: binary)
+        defer { sandbox.remove() }
+        let report = try await crashReport(sandbox, ["threads", "8"])
+        #expect(report.json["schema_version"] as? Int == 4)
+        let written = report.writtenThreads
+        let sharing = written.indices.filter { written[$0]["frames_as"] != nil }
+        // Eight threads in four waits: the second thread in each blocking wait (mutex, sleep,
+        // read) names the first; the busy loop's pair does too when both stand on one instruction.
+        for first in 1...3 {
+            let named = written.firstIndex { $0["name"] as? String == "parked-\(first)" }
+            let second = written.first { $0["name"] as? String == "parked-\(first + 4)" }
+            #expect(named != nil && second?["frames_as"] as? Int == named, "parked-\(first + 4) names parked-\(first)")
+        }
+        #expect(sharing.count >= 3, "\(sharing.count) threads name another's stack")
+        for index in sharing {
+            let named = try #require(written[index]["frames_as"] as? Int)
+            #expect(named < index && written[named]["frames"] is [[String: Any]], "thread \(index) names \(named)")
+            #expect(written[index]["frames"] == nil)
+            let ips = { (thread: [String: Any]) in
+                (thread["frames"] as? [[String: Any]] ?? []).map { $0["ip"] as? String }
+            }
+            #expect(ips(report.threads[index]) == ips(written[named]))
+        }
+        // Read back, each answered thread's innermost frame is where its own registers say it was.
+        let model = try #require(report.model)
+        for thread in model.threads where thread.answered {
+            let registers = thread.registers?.values ?? [:]
+            #expect(
+                thread.frames.first?.sp == registers["rsp"] && thread.frames.first?.ip == registers["rip"],
+                "\(thread.name)")
+        }
+    }
+
     @Test(
         "a thread name that could be personal data is written as [redacted]; ordinary names stay",
         arguments: [CrashSandbox.plantedIP, "bob@example.io", "4111111111111"])
