@@ -47,10 +47,10 @@ __attribute__((no_sanitize("address", "thread"), noinline)) static uintptr_t rea
     return __atomic_load_n((const uintptr_t *)address, __ATOMIC_RELAXED);
 }
 
-// Async-signal-safe: stores two values into memory reserved at install.
+// Async-signal-safe: stores two values into the capturing thread's scan.
 void scr_async_keep_registers(scr_async_chain *chain, int index, uintptr_t fp, uintptr_t context_register) {
-    chain->room->registers[2 * index] = fp;
-    chain->room->registers[2 * index + 1] = context_register;
+    chain->scan->registers[2 * index] = fp;
+    chain->scan->registers[2 * index + 1] = context_register;
     if (index + 1 > chain->scanned) chain->scanned = index + 1;
 }
 
@@ -103,19 +103,19 @@ void scr_async_walk(scr_unwind_result *unwind) {
     chain->count = 0;
     chain->omitted = 0;
     int runtime = scr_swift_runtime_image();
-    if (chain->room == NULL || runtime < 0) return;
+    if (chain->room == NULL || chain->scan == NULL || runtime < 0) return;
     int scanned = chain->scanned < unwind->count ? chain->scanned : unwind->count;
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < scanned; i++) {
             if (!called_by_runtime(unwind, i, runtime)) continue;
             uintptr_t context;
             if (pass == 0) {
-                uintptr_t fp = chain->room->registers[2 * i];
+                uintptr_t fp = chain->scan->registers[2 * i];
                 uintptr_t cfa = unwind->frames[i + 1].sp; // the canonical frame address of frame i
                 if (fp == 0 || fp != cfa - 2 * sizeof(uintptr_t)) continue;
                 context = read_word(fp - sizeof(uintptr_t)); // inside frame i, on this stack
             } else {
-                context = chain->room->registers[2 * i + 1];
+                context = chain->scan->registers[2 * i + 1];
             }
             if (walk_chain(chain, context, runtime)) {
                 chain->at = i;

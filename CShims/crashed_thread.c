@@ -38,13 +38,16 @@ static void run_task_read(void *chain) { scr_task_read_current(chain); }
 static void unwind(const void *ucontext) {
     unwind_job job = {.ucontext = ucontext};
     scr_unwind_reset(&job.result, g_crashed.frames, SCR_MAX_FRAMES, SCR_MAX_FRAMES / 4);
+    scr_async_scan scan;
     job.result.async.room = &g_crashed.async_room;
+    job.result.async.scan = &scan;
     if (!scr_guarded(run_unwind, &job)) {
         job.result.error = "fault"; // the frames gathered before the fault are kept
     }
     scr_unwind_finish(&job.result);
     if (!scr_guarded(run_async_walk, &job.result)) job.result.async.count = 0; // a chain cut by a fault is not one
     if (job.result.async.count > 0) (void)scr_guarded(run_task_read, &job.result.async);
+    job.result.async.scan = NULL; // this stack frame's
     if (job.result.count == 0) {
         // The unwinder faulted or never reached the signal frame: frame 0 still comes from the context.
         g_crashed.frames[0].ip = scr_context_ip(ucontext);

@@ -135,12 +135,17 @@ typedef struct scr_task_info {
     char name[SCR_TASK_NAME_MAX + 1]; // scrubbed
 } scr_task_info;
 
-// Room an unwind keeps for the async chain, reserved at install (per thread slot, and the
-// crashing thread's in crashed_thread.c): the frame pointer and the async context register of the
-// first SCR_ASYNC_SCAN_FRAMES frames (two words each, recorded by the unwinder), and the
-// resume points found from them.
-typedef struct scr_async_room {
+// The frame pointer and the async context register of an unwind's first SCR_ASYNC_SCAN_FRAMES
+// frames (two words each, recorded by the unwinder) for the walk that follows it. Only that walk
+// reads them, so they live on the capturing thread's stack: in the reserved memory they were a
+// fresh page to fault in for every few threads at a crash.
+typedef struct scr_async_scan {
     uintptr_t registers[2 * SCR_ASYNC_SCAN_FRAMES];
+} scr_async_scan;
+
+// Room for the resume points an async walk finds, reserved at install (per thread slot, and the
+// crashing thread's in crashed_thread.c); the report reads them.
+typedef struct scr_async_room {
     scr_frame frames[SCR_MAX_ASYNC_FRAMES];
 } scr_async_room;
 
@@ -148,7 +153,8 @@ typedef struct scr_unwind_result scr_unwind_result;
 
 typedef struct scr_async_chain {
     scr_async_room *room; // NULL: no async walk for this unwind
-    int scanned;          // frames whose registers are in room->registers
+    scr_async_scan *scan; // NULL: no async walk; else set for the unwind and its walk only
+    int scanned;          // frames whose registers are in scan->registers
     int count;            // resume points in room->frames
     int at;               // index in the unwind's frames of the frame whose context began the chain
     uint32_t omitted;     // contexts beyond SCR_MAX_ASYNC_FRAMES

@@ -133,6 +133,8 @@ static bool signal_next(void);
 
 // Async-signal-safe: runs on the captured thread, on its alternate stack.
 static void capture_self(scr_thread_slot *slot, void *ucontext) {
+    scr_async_scan scan;
+    slot->unwind.async.scan = &scan;
     prctl(PR_GET_NAME, slot->name, 0, 0, 0);
     slot->name[15] = '\0';
     scr_registers_save(ucontext, &slot->registers);
@@ -158,6 +160,7 @@ static void capture_self(scr_thread_slot *slot, void *ucontext) {
         slot->unwind.async.count = 0; // a chain cut by a fault is not one
     }
     atomic_store(&slot->in_unwind, 0);
+    slot->unwind.async.scan = NULL; // this stack frame's
 }
 
 // Async-signal-safe: marks `slot` settled (`state`: DONE, or ABANDONED for a thread gone) and

@@ -44,7 +44,7 @@ typedef struct walk {
 // context (where libgcc found them saved, or the signal's ucontext for the interrupted frame).
 static void keep_async_registers(struct _Unwind_Context *context, scr_unwind_result *result, int index) {
 #if defined(SCR_DWARF_FP)
-    if (result->async.room == NULL || index >= SCR_ASYNC_SCAN_FRAMES) return;
+    if (result->async.scan == NULL || index >= SCR_ASYNC_SCAN_FRAMES) return;
     scr_async_keep_registers(&result->async, index, (uintptr_t)_Unwind_GetGR(context, SCR_DWARF_FP),
                              (uintptr_t)_Unwind_GetGR(context, SCR_DWARF_ASYNC_CONTEXT));
 #else
@@ -170,8 +170,8 @@ void scr_unwind(const void *ucontext, scr_unwind_result *result) {
 // (docs/benchmarks.md, "Footprint").
 void scr_unwinder_prepare(void) {
     scr_frame frames[3];
-    scr_async_room room; // so that _Unwind_GetGR is bound too
-    scr_unwind_result result = {.async = {.room = &room}};
+    scr_async_scan scan; // so that _Unwind_GetGR is bound too
+    scr_unwind_result result = {.async = {.scan = &scan}};
     scr_unwind_reset(&result, frames, 3, 0);
     walk w = {.context_ip = 0, .context_sp = 0, .result = &result, .found = true, .reached_end = false, .steps = 0};
     result.count = 1; // nothing to find here: every frame counts
