@@ -72,6 +72,8 @@ static struct {
     _Atomic int unsignalled;          // the first of them whose thread has not been sent it yet
     _Atomic int awaited;              // the slot the writer sleeps for, -1 when it does not sleep
     bool looked;                      // writer only: the status files were read for this request
+    int progress_answers;             // writer only: `answered` when last seen to change
+    uint64_t progress_ns;             // writer only: when that was (the first signal at first)
     bool settled;                     // writer only: every slot of this request is settled
 } g_threads = {.awaited = -1};
 
@@ -346,7 +348,10 @@ static int assign_slots(int mode) {
     return (int)g_threads.total;
 }
 
-// How long the other threads get before the ones that cannot answer are looked up.
+// How long without a new answer before the threads that cannot answer are looked up. While
+// answers come in, the threads still to answer are most likely waiting for a core: with 64 of
+// them on 2 cores, 2 ms after the first signal some always were, and reading each one's status
+// file then cost the writer about 380 µs for nothing.
 #define SCR_LOOK_AFTER_NS 2000000u
 
 // Async-signal-safe (atomics, futex). Gives up on a slot whose thread has not claimed it. The slot
@@ -401,6 +406,8 @@ static void send_signals(int count) {
     g_threads.first_signal_ns = scr_now_monotonic_ns();
     g_threads.looked = false;
     g_threads.settled = false;
+    g_threads.progress_answers = 0;
+    g_threads.progress_ns = g_threads.first_signal_ns;
     atomic_store(&g_threads.last_resumed_ns, 0);
     atomic_store(&g_threads.answered, 0);
     // The bound first, then the counter: a late answer that takes a number before the counter
@@ -462,7 +469,11 @@ static void wait_for_slot(int index) {
             settle_the_rest(count);
             break;
         }
-        if (!g_threads.looked && now - started >= SCR_LOOK_AFTER_NS) {
+        if (answered != g_threads.progress_answers) {
+            g_threads.progress_answers = answered;
+            g_threads.progress_ns = now;
+        }
+        if (!g_threads.looked && now - g_threads.progress_ns >= SCR_LOOK_AFTER_NS) {
             // A thread that blocks the signal (a dispatch worker does) or is stopped will not
             // answer within any bound: give up on those now rather than at the deadline.
             g_threads.looked = true;
@@ -472,7 +483,7 @@ static void wait_for_slot(int index) {
             continue; // the one awaited may have been given up on
         }
         // Until the next answer, the look at the status files, or the deadline.
-        uint64_t until = g_threads.looked ? deadline : started + SCR_LOOK_AFTER_NS;
+        uint64_t until = g_threads.looked ? deadline : g_threads.progress_ns + SCR_LOOK_AFTER_NS;
         futex_wait_until(&g_threads.answered, answered, until < deadline ? until : deadline);
         if (scr_profile_on()) asleep_ns += scr_now_monotonic_ns() - now;
     }
