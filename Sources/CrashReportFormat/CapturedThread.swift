@@ -101,6 +101,10 @@ extension CrashReport {
             registers = try container.decodeIfPresent(Registers.self, forKey: .registers)
             // Version 4: a thread whose stack is an earlier one's, moved, names that thread
             // instead of listing frames; the report fills them in (CapturedThread+FramesAs.swift).
+            if container.contains(.frames) && container.contains(.framesAs) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .framesAs, in: container, debugDescription: "a thread has frames or frames_as, not both")
+            }
             if container.contains(.frames) || !container.contains(.framesAs) {
                 frames = try container.decode([Frame].self, forKey: .frames)
             } else {

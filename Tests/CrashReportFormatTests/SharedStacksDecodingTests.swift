@@ -60,6 +60,11 @@ struct SharedStacksDecodingTests {
         threads.append(again)
         chained["threads"] = threads
         #expect(throws: ReportError.self, "a thread that names another") { try Self.decode(chained) }
+        var both = Self.report()
+        threads = both["threads"] as! [[String: Any]]
+        threads[3]["frames"] = threads[1]["frames"]
+        both["threads"] = threads
+        #expect(throws: ReportError.self, "frames and frames_as at once") { try Self.decode(both) }
     }
 
     @Test func aThreadNeedsFramesOrANamedStack() throws {
