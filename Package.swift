@@ -211,7 +211,7 @@ let package = Package(
             name: "CrashCollectorTests",
             dependencies: [
                 "crash-collector", "CrashCollectorParsers", "CrashReporterHTTP", "CrashReportFormat",
-                "CrashReporterSupport", argumentParser,
+                "CrashReporterSupport", "TestSupport", argumentParser,
             ],
             exclude: ["Fixtures"]
         ),

@@ -1,5 +1,6 @@
 import CrashReporterSupport
 import Foundation
+import TestSupport
 import Testing
 
 @testable import crash_collector
@@ -39,16 +40,10 @@ import Testing
         }
 
         // The process says so and exits 1.
-        let process = Process()
-        process.executableURL = CollectorProcess.binary
-        process.arguments = ["--port", "0", "--data", file + "/data"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let run = try ProgramRun(
+            CollectorProcess.binary.path, ["--port", "0", "--data", file + "/data"], errors: .intoOutput)
+        #expect(run.status == 1)
+        let output = run.text
         #expect(output.contains("cannot create directory \(file)/data: not a directory"), "\(output)")
     }
 

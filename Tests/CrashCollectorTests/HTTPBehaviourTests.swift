@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Framing, limits, timeouts and concurrency, over raw sockets against a real collector.
@@ -149,16 +150,8 @@ import Testing
 
     @Test func commandLine() throws {
         func run(_ arguments: [String]) throws -> (Int32, String) {
-            let process = Process()
-            process.executableURL = CollectorProcess.binary
-            process.arguments = arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+            let run = try ProgramRun(CollectorProcess.binary.path, arguments, errors: .intoOutput)
+            return (run.status, run.text)
         }
         let help = try run(["--help"])
         #expect(help.0 == 0)

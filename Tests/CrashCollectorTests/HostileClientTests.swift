@@ -1,5 +1,6 @@
 import CrashReportFormat
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -231,14 +232,7 @@ import Testing
             block = bytes(1 << 20)
             sys.stdout.buffer.write(b"".join(c.compress(block) for _ in range(1024)) + c.flush())
             """
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", script]
-        let output = Pipe()
-        python.standardOutput = output
-        try python.run()
-        let bomb = output.fileHandleForReading.readDataToEndOfFile()
-        python.waitUntilExit()
+        let bomb = try ProgramRun.output("/usr/bin/env", ["python3", "-c", script])
         #expect(bomb.count < 2 << 20)
         for path in ["/api/reports", "/api/1/envelope/", "/v1/events"] {
             let response = try collector.request(

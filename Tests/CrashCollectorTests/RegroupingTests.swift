@@ -1,6 +1,7 @@
 import CrashReportFormat
 import CrashReporterSupport
 import Foundation
+import TestSupport
 import Testing
 
 @testable import crash_collector
@@ -19,7 +20,7 @@ import Testing
         // The index as the previous rule wrote it: no rule, a signature by offsets.
         var old = current
         old.signature = "SIGSEGV | crash-test+0x1234"
-        guard case .object(var line) = old.json else { throw TestError("not an object") }
+        guard case .object(var line) = old.json else { throw TestFailure("not an object") }
         line["rule"] = nil
         line["title"] = nil
         let index = data.appendingPathComponent("reports-index.jsonl")

@@ -1,6 +1,7 @@
 import CrashReportFormat
 import CrashReporterSupport
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CrashCollectorParsers
@@ -27,7 +28,7 @@ import Testing
         // A summary indexed before reports had a kind is a crash's.
         let crash = ReportSummary(try ReportDecoding.decode(gzipData: Fixtures.segfault))
         #expect(crash.kind == "crash")
-        guard case .object(var old) = crash.json else { throw TestError("not an object") }
+        guard case .object(var old) = crash.json else { throw TestFailure("not an object") }
         old["kind"] = nil
         #expect(ReportSummary(json: .object(old)) == crash)
     }
@@ -101,16 +102,7 @@ import Testing
 
     /// The `crashreport` built next to the test bundle, exporting `file`.
     static func export(_ file: URL) throws -> Data {
-        let process = Process()
-        process.executableURL = CollectorProcess.binary.deletingLastPathComponent().appendingPathComponent(
-            "crashreport")
-        process.arguments = ["export", "--format", "sentry-envelope", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestError("crashreport export failed") }
-        return data
+        let crashreport = CollectorProcess.binary.deletingLastPathComponent().appendingPathComponent("crashreport")
+        return try ProgramRun.output(crashreport.path, ["export", "--format", "sentry-envelope", file.path])
     }
 }

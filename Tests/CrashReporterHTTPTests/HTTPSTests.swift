@@ -78,14 +78,8 @@ import Testing
             decoding: try #require(FileHandle(forReadingAtPath: "/proc/self/maps")).readDataToEndOfFile(), as: UTF8.self
         )
         #expect(maps.contains("libssl.so"))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["readelf", "-d", "/proc/\(getpid())/exe"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let dynamic = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let dynamic = String(
+            decoding: try ProgramRun.output("/usr/bin/env", ["readelf", "-d", "/proc/\(getpid())/exe"]), as: UTF8.self)
         let needed = dynamic.split(separator: "\n").filter { $0.contains("(NEEDED)") }
         #expect(!needed.isEmpty)
         #expect(!needed.contains { $0.contains("libssl") || $0.contains("libcrypto") })

@@ -28,7 +28,7 @@ struct SwiftDemanglingTests {
 
     @Test("Swift names are the toolchain's simplified ones; other names are kept")
     func swiftNames() throws {
-        let demangler = try #require(ProgramOutput.path(of: "swift-demangle"), "swift-demangle is not on PATH")
+        let demangler = try #require(ProgramRun.path(of: "swift-demangle"), "swift-demangle is not on PATH")
         let expected = try Self.lines(of: demangler, ["--simplified"], Self.swiftNames)
         #expect(Self.swiftNames.map(SwiftDemangling.name(of:)) == expected)
         #expect(SwiftDemangling.name(of: "$sSa9subscriptyxSicigSi_Tg5") != "$sSa9subscriptyxSicigSi_Tg5")
@@ -38,14 +38,14 @@ struct SwiftDemanglingTests {
 
     @Test("C++ names are demangled as c++filt does")
     func cxxNames() throws {
-        let filter = try #require(ProgramOutput.path(of: "c++filt"), "c++filt is not on PATH")
+        let filter = try #require(ProgramRun.path(of: "c++filt"), "c++filt is not on PATH")
         let expected = try Self.lines(of: filter, [], Self.cxxNames)
         #expect(Self.cxxNames.map(SwiftDemangling.name(of:)) == expected)
         #expect(!expected.contains { $0.hasPrefix("_Z") })
     }
 
     private static func lines(of tool: String, _ arguments: [String], _ names: [String]) throws -> [String] {
-        let output = try ProgramOutput.run(tool, arguments, input: Data((names.joined(separator: "\n") + "\n").utf8))
+        let output = try ProgramRun.output(tool, arguments, input: Data((names.joined(separator: "\n") + "\n").utf8))
         return String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .dropLast().map(String.init)
     }

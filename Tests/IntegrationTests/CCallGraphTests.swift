@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The C files of the signal handler call each other one way only: scripts/check-c-calls.sh
@@ -12,17 +13,9 @@ struct CCallGraphTests {
 
     /// Runs the script on `directory` (CShims when nil), stdout and stderr together.
     func check(_ directory: URL?) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
         let script = Binaries.packageRoot.appendingPathComponent("scripts/check-c-calls.sh").path
-        process.arguments = [script] + (directory.map { [$0.path] } ?? [])
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        let run = try ProgramRun("/bin/bash", [script] + (directory.map { [$0.path] } ?? []), errors: .intoOutput)
+        return Run(status: run.status, output: run.text)
     }
 
     @Test("CShims has no call cycle between its C files")

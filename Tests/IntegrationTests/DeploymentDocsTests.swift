@@ -21,7 +21,7 @@ struct DeploymentDocsTests {
 
     @Test(
         "the systemd unit passes systemd-analyze verify",
-        .enabled(if: ProgramOutput.path(of: "systemd-analyze") != nil, "systemd-analyze is not installed"))
+        .enabled(if: ProgramRun.path(of: "systemd-analyze") != nil, "systemd-analyze is not installed"))
     func systemdUnit() async throws {
         let unit = try Self.block("systemd")
         #expect(unit.contains("ExecStart=/usr/local/bin/crashreport watch"))
@@ -32,7 +32,7 @@ struct DeploymentDocsTests {
         let file = directory.appendingPathComponent("orders-crash-delivery.service")
         try unit.replacingOccurrences(of: "/usr/local/bin/crashreport", with: Binaries.debug("crashreport").path)
             .write(to: file, atomically: true, encoding: .utf8)
-        let analyze = try #require(ProgramOutput.path(of: "systemd-analyze"))
+        let analyze = try #require(ProgramRun.path(of: "systemd-analyze"))
         let result = try await ChildProcess.run([analyze, "verify", file.path], environment: ["PATH": "/usr/bin:/bin"])
         #expect(result.exitCode == 0 && result.stderr.isEmpty, "\(result.stderr)")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The function symbols of an ELF file, from `nm`, to check that a report's frame lands in
 /// the function that crashed: the binary's own symbol table is the judge, not our code.
@@ -7,15 +8,7 @@ struct ELFSymbols {
     private var names: [String] = []
 
     init(file: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/nm")
-        process.arguments = ["--defined-only", "-n", file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try ProgramRun.output("/usr/bin/nm", ["--defined-only", "-n", file.path])
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: " ")
             guard parts.count == 3, "tTwW".contains(parts[1]), let address = UInt64(parts[0], radix: 16) else {

@@ -81,33 +81,20 @@ public final class OTLPReceiver {
         let probe = [
             "-c", "import opentelemetry.proto.collector.logs.v1.logs_service_pb2, google.protobuf.json_format",
         ]
-        if (try? run(python, probe)) == 0 { return .success(python) }
+        if (try? ProgramRun(python, probe).status) == 0 { return .success(python) }
         // Made beside it and renamed into place, so that a concurrent test process never uses half of one.
         let staging = root.appendingPathComponent(".build/otlp-venv-\(getpid())")
         try? FileManager.default.removeItem(at: staging)
         do {
-            guard try run("/usr/bin/env", ["python3", "-m", "venv", staging.path]) == 0,
-                try run(
-                    staging.appendingPathComponent("bin/python").path,
-                    ["-m", "pip", "install", "-q", "opentelemetry-proto"])
-                    == 0
-            else { return .failure(TestFailure("cannot install opentelemetry-proto into \(staging.path)")) }
+            _ = try ProgramRun.output("/usr/bin/env", ["python3", "-m", "venv", staging.path])
+            _ = try ProgramRun.output(
+                staging.appendingPathComponent("bin/python").path,
+                ["-m", "pip", "install", "-q", "opentelemetry-proto"])
             if rename(staging.path, venv.path) != 0 { try? FileManager.default.removeItem(at: staging) }
         } catch {
             return .failure(TestFailure("cannot make the OTLP test environment: \(error)"))
         }
-        return (try? run(python, probe)) == 0
+        return (try? ProgramRun(python, probe).status) == 0
             ? .success(python) : .failure(TestFailure("opentelemetry-proto is not importable from \(python)"))
     }()
-
-    private static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
 }

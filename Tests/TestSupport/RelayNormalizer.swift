@@ -20,7 +20,7 @@ public enum RelayNormalizer {
     /// `event` (a Sentry event payload) as Relay normalizes it.
     public static func normalize(_ event: Data) throws -> [String: Any] {
         let python = try interpreter()
-        let output = try ProgramOutput.run(python, ["-c", script], input: event)
+        let output = try ProgramRun.output(python, ["-c", script], input: event)
         guard let object = try JSONSerialization.jsonObject(with: output) as? [String: Any] else {
             throw TestFailure("Relay gave back no event")
         }
@@ -35,9 +35,8 @@ public enum RelayNormalizer {
         if FileManager.default.isExecutableFile(atPath: python) { return python }
         let staging = environment.path + ".\(getpid())"
         try? FileManager.default.removeItem(atPath: staging)
-        _ = try ProgramOutput.run("/usr/bin/env", ["python3", "-m", "venv", staging], input: nil)
-        _ = try ProgramOutput.run(
-            staging + "/bin/python", ["-m", "pip", "install", "-q", "sentry-relay==\(version)"], input: nil)
+        _ = try ProgramRun.output("/usr/bin/env", ["python3", "-m", "venv", staging])
+        _ = try ProgramRun.output(staging + "/bin/python", ["-m", "pip", "install", "-q", "sentry-relay==\(version)"])
         if (try? FileManager.default.moveItem(atPath: staging, toPath: environment.path)) == nil {
             try? FileManager.default.removeItem(atPath: staging)
         }

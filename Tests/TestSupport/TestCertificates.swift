@@ -39,16 +39,6 @@ public struct TestCertificates: Sendable {
     }
 
     private static func openssl(_ arguments: [String], in directory: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestFailure("openssl \(arguments[0]): \(text)") }
+        _ = try ProgramRun.output("/usr/bin/env", ["openssl"] + arguments, in: directory)
     }
 }

@@ -19,8 +19,9 @@ public enum VendorClients {
             if made || FileManager.default.isExecutableFile(atPath: python) { return }
             let building = venv.path + ".tmp-\(getpid())"
             try? FileManager.default.removeItem(atPath: building)
-            try run(["/usr/bin/env", "python3", "-m", "venv", building])
-            try run([building + "/bin/python", "-m", "pip", "install", "-q", "posthog", "telemetrydeckpy"])
+            _ = try ProgramRun.output("/usr/bin/env", ["python3", "-m", "venv", building])
+            _ = try ProgramRun.output(
+                building + "/bin/python", ["-m", "pip", "install", "-q", "posthog", "telemetrydeckpy"])
             // Its python finds the packages from where it is (pyvenv.cfg beside it), so the
             // venv works once moved; only its pip scripts name the old path, and none is used.
             if rename(building, venv.path) != 0, !FileManager.default.isExecutableFile(atPath: python) {
@@ -34,23 +35,7 @@ public enum VendorClients {
     /// Sends `event` (see the script for its members) through `backend`'s official client to `url`.
     public static func send(backend: String, url: String, event: [String: Any]) throws {
         let json = String(decoding: try JSONSerialization.data(withJSONObject: event), as: UTF8.self)
-        try run([try python(), PythonServer.sharedScripts + "/vendor_clients.py", backend, url, json])
-    }
-
-    private static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestFailure(
-                "\(arguments.prefix(4).joined(separator: " ")) failed: \(String(decoding: output.suffix(2000), as: UTF8.self))"
-            )
-        }
+        _ = try ProgramRun.output(
+            try python(), [PythonServer.sharedScripts + "/vendor_clients.py", backend, url, json])
     }
 }

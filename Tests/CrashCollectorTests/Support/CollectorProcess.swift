@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -45,7 +46,7 @@ final class CollectorProcess {
             let port = Int(line[range.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines))
         else {
             process.terminate()
-            throw TestError(
+            throw TestFailure(
                 "unexpected first line '\(line)'; stderr: \(String(decoding: (try? Data(contentsOf: errorLog)) ?? Data(), as: UTF8.self))"
             )
         }
@@ -94,7 +95,7 @@ final class CollectorProcess {
         let deadline = Date().addingTimeInterval(timeout)
         while bytes.last != 0x0a && bytes.count < 4096 {
             let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { throw TestError("no line from the collector within \(timeout) s") }
+            guard left > 0 else { throw TestFailure("no line from the collector within \(timeout) s") }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, Int32(left * 1000)) > 0 else { continue }
             var byte: UInt8 = 0
@@ -103,9 +104,4 @@ final class CollectorProcess {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
-}
-
-struct TestError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,5 +1,6 @@
 import CrashReportFormat
 import Foundation
+import TestSupport
 
 /// Real reports: the committed one (made by `crash-test crash segfault`) and variants of it.
 enum Fixtures {
@@ -21,7 +22,7 @@ enum Fixtures {
         let json = Data(try Gzip.decompress(segfault))
         guard var object = try JSONSerialization.jsonObject(with: json) as? [String: Any],
             var appObject = object["app"] as? [String: Any]
-        else { throw TestError("fixture is not a report object") }
+        else { throw TestFailure("fixture is not a report object") }
         object["report_id"] = id
         if let app { appObject["name"] = app }
         if let version { appObject["version"] = version }
@@ -38,7 +39,7 @@ enum Fixtures {
         -> (id: String, report: CrashReport, data: Data)
     {
         var report = try ReportDecoding.decode(gzipData: segfault)
-        guard let crash = report.crash else { throw TestError("the fixture is a crash") }
+        guard let crash = report.crash else { throw TestFailure("the fixture is a crash") }
         var main = CrashReport.CapturedThread(crashing: crash)
         main.crashed = false
         report.reportID = id

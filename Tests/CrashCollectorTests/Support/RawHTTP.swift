@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -20,7 +21,7 @@ final class RawHTTP {
 
     init(port: Int) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestError("socket failed") }
+        guard fd >= 0 else { throw TestFailure("socket failed") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -32,7 +33,7 @@ final class RawHTTP {
         }
         guard result == 0 else {
             close(fd)
-            throw TestError("connect to port \(port) failed: errno \(errno)")
+            throw TestFailure("connect to port \(port) failed: errno \(errno)")
         }
     }
 
@@ -48,7 +49,7 @@ final class RawHTTP {
             }
             return true
         }
-        if !ok { throw TestError("send failed: errno \(errno)") }
+        if !ok { throw TestFailure("send failed: errno \(errno)") }
     }
 
     func send(_ text: String) throws { try send(Data(text.utf8)) }
@@ -68,7 +69,7 @@ final class RawHTTP {
             var lines = head.components(separatedBy: "\r\n")
             let statusLine = lines.removeFirst().split(separator: " ")
             guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
-                throw TestError("bad status line in \(head)")
+                throw TestFailure("bad status line in \(head)")
             }
             var headers: [String: String] = [:]
             for line in lines {
@@ -102,12 +103,12 @@ final class RawHTTP {
         while true {
             if let found = condition(buffer) { return found }
             let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { throw TestError("timed out waiting for a response; have \(buffer.count) bytes") }
+            guard left > 0 else { throw TestFailure("timed out waiting for a response; have \(buffer.count) bytes") }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, Int32(min(left, 1) * 1000)) > 0 else { continue }
             var scratch = [UInt8](repeating: 0, count: 64 * 1024)
             let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { throw TestError("connection closed; have \(buffer.count) bytes") }
+            guard count > 0 else { throw TestFailure("connection closed; have \(buffer.count) bytes") }
             buffer.append(contentsOf: scratch[0..<count])
         }
     }
