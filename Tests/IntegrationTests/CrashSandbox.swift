@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A fresh home and state directory for one crashing child, with secrets planted where a
 /// careless reporter would pick them up: the user name in the home path, an environment
@@ -35,15 +36,11 @@ struct CrashSandbox {
         try Self.copyExecutable(from: source, to: binary)
     }
 
-    /// Copies with descriptors that close on exec: a child spawned by a concurrent test must
-    /// not inherit our write descriptor, or exec of the copy fails with ETXTBSY.
+    /// Copies in a `cp` process of its own, so that this process never has the copy open for
+    /// writing: a child that a concurrent test spawns holds its parent's descriptors until its
+    /// own exec, close-on-exec ones included, and exec of the copy meanwhile fails with ETXTBSY.
     static func copyExecutable(from source: URL, to target: URL) throws {
-        let data = try Data(contentsOf: source)
-        let fd = open(target.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        defer { close(fd) }
-        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == data.count else { throw POSIXError(.EIO) }
+        _ = try ProgramRun.output("/bin/cp", [source.path, target.path])
     }
 
     var pending: URL { state.appendingPathComponent("pending") }
