@@ -8,7 +8,8 @@ public struct AnalyticsDeliveryOptions: Sendable {
     public var flushAt: Int
     /// Send what is queued this often.
     public var flushInterval: Duration
-    /// Keep at most this many events; past it the oldest are dropped.
+    /// Keep at most this many events, queued and sealed into batches; past it the oldest sealed
+    /// batch is dropped whole, then the oldest queued events.
     public var maxQueued: Int
     /// Events per request, 1 to 100.
     public var maxBatchSize: Int

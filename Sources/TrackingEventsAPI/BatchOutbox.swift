@@ -14,9 +14,9 @@ import Tracking
 /// Ids sort in sealing order (`<queue>-<unix ms, 13 digits>-<n, 6 digits>`; the halves of a
 /// split batch add `a` and `b`, so they keep its place) and the oldest is always sent first,
 /// those an earlier launch left before any new one. Sealing and sending happen under `lock()`, a
-/// `DirectoryLock` on `analytics/<queue>.outbox.lock`, so two processes of one service never send
-/// the same batch. Refused and damaged batches are set aside into `analytics/rejected/`
-/// (`RejectedBatches`).
+/// `DirectoryLock` on `<state>/analytics-<queue>.lock`, so two processes of one service never send
+/// the same batch; revoking consent removes that file only while holding it (`deleteAll`).
+/// Refused and damaged batches are set aside into `analytics/rejected/` (`RejectedBatches`).
 struct BatchOutbox: Sendable {
     let folder: OutboxFolder
     let lockPath: String
@@ -100,10 +100,12 @@ struct BatchOutbox: Sendable {
     /// The events every sealed batch holds.
     func eventCount() -> Int { ids().reduce(0) { $0 + count(of: $1) } }
 
-    /// Deletes every sealed batch, the folder and the lock file (consent revoked).
+    /// Deletes every sealed batch and the folder (consent revoked), and the lock file when no
+    /// other attempt holds it: a holder's file stays, as removing it would let a third process
+    /// lock a new one beside it.
     func deleteAll() {
         _ = try? FileSystem.remove(folder.directory, recursive: true)
-        _ = try? FileSystem.remove(lockPath)
+        lock()?.removeFile()
     }
 
     private static func lines(_ events: some Collection<QueuedEvent>) -> [UInt8] {

@@ -20,7 +20,8 @@ import Tracking
 ///   batch that cannot be read is set aside, never sent. An event keeps its encoded form (and
 ///   so its id) across retries.
 /// - At most `maxQueued` events wait, journal and sealed batches together: past it, the oldest
-///   sealed batch is dropped whole, then the journal's oldest events.
+///   sealed batch is dropped whole, then the journal's oldest events. A batch in flight is
+///   counted once its answer comes; until then only the journal's own cap of `maxQueued` holds.
 /// - Revoking consent closes and deletes the queue, cancels the retry wait and ignores the
 ///   answer to a batch in flight; events of an earlier consent epoch are never sent. The
 ///   `analytics_opted_out` farewell is sent once, never stored.
@@ -42,6 +43,9 @@ final class QueuedDelivery: Sendable {
         var queue: EventQueue?
         /// Events in the sealed batches, as last counted.
         var sealedCount = 0
+        /// Another process held the outbox lock when the bound was last to be kept: not tried
+        /// again before this, so that a full queue does not cost every event a failed `flock`.
+        var boundRetryAt: ContinuousClock.Instant?
         var machine: DeliveryStateMachine
         /// Bumped when consent is revoked: the answer to an older attempt is ignored.
         var generation: UInt64 = 0
@@ -132,7 +136,11 @@ final class QueuedDelivery: Sendable {
                 Diagnostics.report("cannot queue \(event.name): \(error)")
                 return false
             }
-            if core.sealedCount > 0 && core.queue!.count + core.sealedCount > settings.maxQueued {
+            // While this process's own attempt is in flight it holds the lock: the bound is kept
+            // when the answer is applied.
+            if core.sealedCount > 0 && core.queue!.count + core.sealedCount > settings.maxQueued
+                && core.machine.state != .sending && core.boundRetryAt.map({ now() >= $0 }) ?? true
+            {
                 keepWithinBound(&core, holding: nil)
             }
             if core.queue!.hasPending && !core.writerScheduled {
@@ -272,8 +280,12 @@ final class QueuedDelivery: Sendable {
         let finished = now()
         return core.withLock { core -> Bool in
             defer { withExtendedLifetime(attempt.lock) {} }
-            // Consent was revoked meanwhile: the queue and the batches are gone, the machine reset.
-            guard core.generation == attempt.generation else { return false }
+            // Consent was revoked meanwhile: the queue and the batches are gone, the machine reset,
+            // and the lock file is this attempt's to remove, unless consent came back since.
+            guard core.generation == attempt.generation else {
+                if core.consent != .granted { attempt.lock.removeFile() }
+                return false
+            }
             return apply(outcome, to: attempt.batch, at: finished, &core)
         }
     }
@@ -358,15 +370,24 @@ final class QueuedDelivery: Sendable {
             return retryAt <= finished
         }
         core.sealedCount = batches.eventCount()
+        // Events may have come in while the batch was in flight.
+        keepWithinBound(&core, holding: true)
         return !(core.queue?.isEmpty ?? true) || core.sealedCount > 0
     }
 
     /// Keeps journal and sealed events together within `maxQueued`: the oldest sealed batches,
     /// which hold the oldest events, are dropped whole until they fit. Without the wire's outbox
-    /// lock (`holding` nil) it is taken, or, when another holds it, the bound is left to the holder.
+    /// lock (`holding` nil) it is taken and the sealed events counted again (another process may
+    /// have sent some), or, when another holds it, the bound is left to the holder and not tried
+    /// again for a second.
     private func keepWithinBound(_ core: inout Core, holding: Bool?) {
         let lock = holding == nil ? batches.lock() : nil
-        guard holding != nil || lock != nil else { return }
+        guard holding != nil || lock != nil else {
+            core.boundRetryAt = now() + .seconds(1)
+            return
+        }
+        core.boundRetryAt = nil
+        if holding == nil { core.sealedCount = batches.eventCount() }
         for id in batches.ids() {
             let journal = core.queue?.count ?? 0
             guard journal + core.sealedCount > settings.maxQueued else { break }

@@ -1,3 +1,4 @@
+import CrashReporterHTTP
 import CrashReporterSupport
 import Foundation
 import TestSupport
@@ -207,5 +208,91 @@ struct SealedBatchTests {
         #expect(wire.sentEventNames.count == 3)
         #expect(provider.queuedCount == 0)
         _ = other
+    }
+
+    var lockPath: String { StateLayout(dir.path).batchOutboxLock(StateLayout.Name.eventsQueue) }
+
+    @Test("revoking consent leaves the outbox lock another process holds the only one")
+    func revokeKeepsHeldLock() async throws {
+        let provider = makeProvider()
+        let tracker = makeTracker(provider)
+        try tracker.setAnalyticsConsent(granted: true)
+        var other = DirectoryLock(path: lockPath, wait: false)
+        #expect(other != nil)
+        try tracker.setAnalyticsConsent(granted: false)
+        try tracker.setAnalyticsConsent(granted: true)
+        track(tracker, 2)
+        await provider.flush()
+        // The farewell is sent on its own, never queued, so without the lock.
+        #expect(wire.sentEventNames.filter { $0 != "analytics_opted_out" }.isEmpty, "\(wire.sentEventNames)")
+        #expect(FileManager.default.fileExists(atPath: lockPath), "the holder's file is kept")
+        #expect(DirectoryLock(path: lockPath, wait: false) == nil, "the holder's lock is still the lock")
+        other = nil
+        await provider.shutdown(within: .seconds(60))
+        #expect(
+            wire.sentEventNames.sorted() == ["analytics_opted_in", "analytics_opted_out", "item_viewed", "item_viewed"])
+        _ = other
+    }
+
+    @Test("while another process holds the lock, a full queue tries it again only after a second")
+    func boundWaitsForTheHolder() async throws {
+        let provider = makeProvider(maxQueued: 10)
+        let tracker = makeTracker(provider)
+        try await sealAfterFailure(tracker, provider, count: 4)
+        var other = DirectoryLock(path: lockPath, wait: false)
+        #expect(other != nil)
+        track(tracker, 8, name: "second")
+        #expect(provider.queuedCount == 13, "the holder keeps the bound")
+        other = nil
+        track(tracker, 1, name: "third")
+        #expect(provider.queuedCount == 14, "not tried again within the second")
+        clock.advance(.seconds(1))
+        track(tracker, 1, name: "fourth")
+        #expect(provider.queuedCount == 10)
+        #expect(sealed.isEmpty, "the sealed batch held the oldest events")
+        _ = other
+    }
+
+    /// With `maxQueued` 10: 10 events sealed, refused with 413 and split into two batches of 5,
+    /// whose retry waits 30 s.
+    func twoSealedHalves() async throws -> (EventsAPIProvider, Tracker) {
+        let provider = makeProvider(maxQueued: 10)
+        let tracker = makeTracker(provider)
+        try tracker.setAnalyticsConsent(granted: true)
+        track(tracker, 9)
+        wire.script(FakeTransport.status(413), FakeTransport.networkDown)
+        await provider.flush()
+        #expect(sealed.map(\.count) == [5, 5])
+        return (provider, tracker)
+    }
+
+    @Test("events tracked while a batch is in flight are kept within maxQueued once its answer is applied")
+    func boundAfterAnAnswer() async throws {
+        let (provider, tracker) = try await twoSealedHalves()
+        clock.advance(.seconds(30))
+        let queuedDuringNext = Lock<Int?>(nil)
+        wire.script(
+            { _ in
+                for n in 0..<12 { tracker.track(NamedEvent("during", parameters: ["n": .int(n)])) }
+                return HTTPResponse(status: 200, body: Array(#"{"accepted":5,"rejected":[],"clamped":[]}"#.utf8))
+            },
+            { request in
+                queuedDuringNext.withLock { $0 = provider.queuedCount }
+                return try await FakeTransport.networkDown(request)
+            })
+        await provider.flush()
+        #expect(queuedDuringNext.withLock { $0 } == 10)
+        #expect(provider.queuedCount <= 10)
+    }
+
+    @Test("a full queue counts the sealed events again before it drops any: another process may have sent some")
+    func boundRecountsSealed() async throws {
+        let (provider, tracker) = try await twoSealedHalves()
+        // As another process does once it has sent the older one.
+        let older = try #require(try FileManager.default.contentsOfDirectory(atPath: outbox).sorted().first)
+        try FileManager.default.removeItem(atPath: outbox + "/" + older)
+        track(tracker, 1, name: "later")
+        #expect(provider.queuedCount == 6)
+        #expect(sealed.map(\.count) == [5], "the batch left is kept: 6 events are within the bound")
     }
 }

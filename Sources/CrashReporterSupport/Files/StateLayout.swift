@@ -24,6 +24,8 @@ package struct StateLayout: Sendable, Hashable {
         package static let withheld = "withheld"
         package static let runs = "runs"
         package static let analytics = "analytics"
+        /// Before a wire's stem in the name of its outbox lock: `analytics-events.lock`.
+        package static let analyticsLockPrefix = "analytics-"
         /// In `runs/`.
         package static let lastRun = "last-run"
         package static let settleLock = "settle.lock"
@@ -57,7 +59,7 @@ package struct StateLayout: Sendable, Hashable {
         package static let sealedBatch = ".batch"
         /// A wire's outbox of sealed batches, beside its journal: `analytics/events.outbox/`.
         package static let batchOutbox = ".outbox"
-        /// The lock file beside an outbox folder.
+        /// A lock file: a wire's outbox lock, `analytics-<queue>.lock`.
         package static let lock = ".lock"
         /// A journal's file name ends so: `events.queue`.
         package static let journal = ".queue"
@@ -107,12 +109,20 @@ package struct StateLayout: Sendable, Hashable {
     /// The sealed batches of the wire whose journal is `analytics/<queue>.queue`:
     /// `analytics/<queue>.outbox` (docs/decisions/0173-analytics-batches-in-the-folder-queue.md).
     package func batchOutbox(_ journalName: String) -> String {
-        let stem =
-            journalName.hasSuffix(Suffix.journal) ? String(journalName.dropLast(Suffix.journal.count)) : journalName
-        return analytics + "/" + stem + Suffix.batchOutbox
+        analytics + "/" + Self.stem(journalName) + Suffix.batchOutbox
     }
-    /// `analytics/<queue>.outbox.lock`, flock'ed by the process sealing and sending that wire's batches.
-    package func batchOutboxLock(_ journalName: String) -> String { batchOutbox(journalName) + Suffix.lock }
+    /// `<state>/analytics-<queue>.lock`, flock'ed by the process sealing and sending that wire's
+    /// batches. Outside `analytics/`, which revoking consent deletes whole: a lock file that
+    /// another process holds is removed only by its holder
+    /// (docs/decisions/0185-the-analytics-outbox-lock-is-removed-only-by-its-holder.md).
+    package func batchOutboxLock(_ journalName: String) -> String {
+        root + "/" + Name.analyticsLockPrefix + Self.stem(journalName) + Suffix.lock
+    }
+
+    /// A journal's name without `.queue`: `events`.
+    private static func stem(_ journalName: String) -> String {
+        journalName.hasSuffix(Suffix.journal) ? String(journalName.dropLast(Suffix.journal.count)) : journalName
+    }
 
     // MARK: the entries, as docs/configuration.md draws them
 
@@ -122,6 +132,7 @@ package struct StateLayout: Sendable, Hashable {
         Name.crashReportingConsent,
         Name.analyticsConsent,
         Name.deliveryLock,
+        Name.analyticsLockPrefix + "<queue>" + Suffix.lock,
         Name.deliveryCaps,
         "<file>" + FileSystem.temporaryMarker + "<pid>-<n>",
         Name.pending + "/<id>" + Suffix.report,
@@ -141,7 +152,6 @@ package struct StateLayout: Sendable, Hashable {
         Name.analytics + "/" + Name.telemetryDeckQueue,
         Name.analytics + "/" + Name.postHogQueue,
         Name.analytics + "/<queue>" + Suffix.batchOutbox + "/<id>" + Suffix.sealedBatch,
-        Name.analytics + "/<queue>" + Suffix.batchOutbox + Suffix.lock,
         Name.analytics + "/" + Name.rejectedBatches + "/<id>" + Suffix.sealedBatch,
         Name.analytics + "/" + Name.rejectedBatches + "/<id>" + Suffix.rejectionReason,
     ]
