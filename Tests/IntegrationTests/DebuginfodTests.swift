@@ -69,7 +69,10 @@ struct DebuginfodTests {
         #expect(shown.stdout.contains("Crashes.swift:"), "lines from the served debug file: \(shown.stdout)")
         let libcRows = shown.stdout.split(separator: "\n").filter { $0.contains("libc.so.6+0x") }
         #expect(!libcRows.isEmpty, "\(shown.stdout)")
-        for row in libcRows { #expect(row.contains(" + "), "a libc frame without a name: \(row)") }
+        // A thread ending at the crash may stand in a function inlined at its address.
+        for row in libcRows {
+            #expect(SystemDebugFilesTests.namesItsFunction(row), "a libc frame without a name: \(row)")
+        }
         // The binary's debug file was asked for by build id and kept as elfutils keeps it; libc's
         // came from the system's debug directory, searched first.
         for image in [scene.main] {

@@ -9,6 +9,12 @@ import Testing
 struct SystemDebugFilesTests {
     static let directory = "/usr/lib/debug"
 
+    /// Whether a frame row of `crashreport show` names its innermost function: `<name> + <offset>`,
+    /// or `[inlined] <name> at <file>:<line>` when that function is inlined at the address.
+    static func namesItsFunction(_ row: Substring) -> Bool {
+        row.contains(" + ") || (row.contains("[inlined] ") && row.contains(" at "))
+    }
+
     /// The debug file of the C library this process runs with, by build id, if it is installed.
     static func libcDebugFile(buildID: String) -> String? {
         guard buildID.count > 2 else { return nil }
@@ -38,10 +44,7 @@ struct SystemDebugFilesTests {
         // that is exiting, say).
         let libcRows = shown.stdout.split(separator: "\n").filter { $0.contains("libc.so.6+0x") }
         #expect(!libcRows.isEmpty, "\(shown.stdout)")
-        for row in libcRows {
-            let named = row.contains(" + ") || (row.contains("[inlined] ") && row.contains(" at "))
-            #expect(named, "a libc frame without a name: \(row)")
-        }
+        for row in libcRows { #expect(Self.namesItsFunction(row), "a libc frame without a name: \(row)") }
         #expect(
             libcRows.contains { $0.contains("__libc_start_call_main + ") && $0.contains(".h:") },
             "\(libcRows.joined(separator: "\n"))")
