@@ -141,7 +141,7 @@ final class QueuedDelivery: Sendable {
             if core.sealedCount > 0 && core.queue!.count + core.sealedCount > settings.maxQueued
                 && core.machine.state != .sending && core.boundRetryAt.map({ now() >= $0 }) ?? true
             {
-                keepWithinBound(&core, holding: nil)
+                keepWithinBound(&core, holdingLock: false)
             }
             if core.queue!.hasPending && !core.writerScheduled {
                 core.writerScheduled = true
@@ -346,6 +346,7 @@ final class QueuedDelivery: Sendable {
         -> Bool
     {
         let decision = core.machine.finish(outcome, batchCount: batch.events.count, at: finished)
+        var retryAt: ContinuousClock.Instant?
         switch decision {
         case .remove(delivered: true):
             batches.folder.remove(batch.id)
@@ -354,7 +355,8 @@ final class QueuedDelivery: Sendable {
             RejectedBatches.setAside(
                 batch.id, from: batches.folder, into: review, status: Self.status(outcome),
                 reason: "\(wire.backendName): \(outcome)")
-        case .keep(let retryAt):
+        case .keep(let at):
+            retryAt = at
             if case .rejected(status: 413, _) = outcome {
                 do {
                     try batches.split(batch.id, events: batch.events)
@@ -365,29 +367,27 @@ final class QueuedDelivery: Sendable {
                         reason: "\(wire.backendName): \(outcome), and it cannot be split: \(error)")
                 }
             }
-            core.sealedCount = batches.eventCount()
-            keepWithinBound(&core, holding: true)
-            return retryAt <= finished
         }
         core.sealedCount = batches.eventCount()
         // Events may have come in while the batch was in flight.
-        keepWithinBound(&core, holding: true)
+        keepWithinBound(&core, holdingLock: true)
+        if let retryAt { return retryAt <= finished }
         return !(core.queue?.isEmpty ?? true) || core.sealedCount > 0
     }
 
     /// Keeps journal and sealed events together within `maxQueued`: the oldest sealed batches,
     /// which hold the oldest events, are dropped whole until they fit. Without the wire's outbox
-    /// lock (`holding` nil) it is taken and the sealed events counted again (another process may
-    /// have sent some), or, when another holds it, the bound is left to the holder and not tried
-    /// again for a second.
-    private func keepWithinBound(_ core: inout Core, holding: Bool?) {
-        let lock = holding == nil ? batches.lock() : nil
-        guard holding != nil || lock != nil else {
+    /// lock it is taken and the sealed events counted again (another process may have sent
+    /// some), or, when another holds it, the bound is left to the holder and not tried again for
+    /// a second.
+    private func keepWithinBound(_ core: inout Core, holdingLock: Bool) {
+        let lock = holdingLock ? nil : batches.lock()
+        guard holdingLock || lock != nil else {
             core.boundRetryAt = now() + .seconds(1)
             return
         }
         core.boundRetryAt = nil
-        if holding == nil { core.sealedCount = batches.eventCount() }
+        if !holdingLock { core.sealedCount = batches.eventCount() }
         for id in batches.ids() {
             let journal = core.queue?.count ?? 0
             guard journal + core.sealedCount > settings.maxQueued else { break }

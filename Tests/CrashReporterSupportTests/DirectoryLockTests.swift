@@ -3,21 +3,10 @@ import Testing
 
 @testable import CrashReporterSupport
 
-/// The outboxes' lock on real files: one holder at a time, even when a holder removes the file.
+/// The outboxes' lock on real files when a holder removes the file (one holder at a time:
+/// `DeliveryPolicyTests.lock`).
 @Suite("Directory lock")
 struct DirectoryLockTests {
-    @Test("one holder at a time; released, the lock can be taken again")
-    func oneHolder() throws {
-        let root = try makeScratchDirectory()
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        var first = DirectoryLock(path: root + "/a.lock", wait: false)
-        #expect(first != nil)
-        #expect(DirectoryLock(path: root + "/a.lock", wait: false) == nil)
-        first = nil
-        #expect(DirectoryLock(path: root + "/a.lock", wait: false) != nil)
-        _ = first
-    }
-
     @Test("a waiter that opened the file before its holder removed it locks the file the path names")
     func waiterAfterRemoval() async throws {
         let root = try makeScratchDirectory()

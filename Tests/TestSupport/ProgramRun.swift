@@ -63,7 +63,7 @@ public struct ProgramRun: Sendable {
 
     /// Standard output, when the program exited with status 0; otherwise throws, with the command
     /// and the end of what it wrote to standard error.
-    public func checkedOutput(_ command: String) throws -> Data {
+    private func checkedOutput(_ command: String) throws -> Data {
         guard status == 0 else {
             throw TestFailure(
                 "\(command) failed with status \(status): " + String(decoding: errors.suffix(2000), as: UTF8.self))

@@ -196,8 +196,7 @@ struct SealedBatchTests {
         let tracker = makeTracker(provider)
         try tracker.setAnalyticsConsent(granted: true)
         track(tracker, 2)
-        var other = DirectoryLock(
-            path: StateLayout(dir.path).batchOutboxLock(StateLayout.Name.eventsQueue), wait: false)
+        var other = DirectoryLock(path: lockPath, wait: false)
         #expect(other != nil)
         await provider.flush()
         #expect(wire.requests.isEmpty)
